@@ -1,0 +1,29 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test install bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/analyzer games
+	$(BIN)/analyzer simulate ninety-nine --games 20000 --seed 1 --seat 0=random
+	$(BIN)/analyzer play ninety-nine --seed 1 --index 0 --record demo-game.jsonl | tail -n 15
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info
