@@ -1,0 +1,214 @@
+"""The Python API: every CLI command is a thin wrapper over a function here.
+
+>>> from analyzer import api
+>>> result = api.simulate("ninety-nine", games=2000, seed=1, seats={0: "random"})
+>>> result.tables["seats"][["seat", "strategy", "win_rate"]]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from analyzer import games as registry
+from analyzer import records
+from analyzer.errors import AnalyzerError, StrategyError
+from analyzer.games.base import GameSpec
+from analyzer.io import RowWriter
+from analyzer.runner import run_games
+from analyzer.stats import Accumulator
+from analyzer.strategies import SeatStrategy, resolve_seats, strategy_array
+
+MAX_SEED = 2**64 - 1
+
+
+@dataclass
+class Summary:
+    """What ``simulate`` returns: tables (DataFrames) and the run's facts."""
+
+    game: str
+    rules: dict[str, Any]
+    seed: int
+    strategies: list[str]
+    games: int
+    hands: int
+    elapsed: float
+    interrupted: bool
+    tables: dict[str, pd.DataFrame]
+    totals: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
+            "games": self.games, "hands": self.hands, "elapsed_s": round(self.elapsed, 4),
+            "interrupted": self.interrupted, "totals": _clean(self.totals),
+            **{name: _clean(table.to_dict(orient="records")) for name, table in self.tables.items()},
+        }
+
+
+def _clean(value: Any) -> Any:
+    """JSON-friendly: numpy scalars to Python, NaN to None."""
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+# ---- listing ---------------------------------------------------------------------------
+
+def games() -> pd.DataFrame:
+    """Games, player counts, rule options and their defaults."""
+    rows = []
+    for name in registry.names():
+        spec = registry.get(name)
+        options = []
+        for opt in spec.options:
+            if opt.name == "players":
+                continue
+            default = opt.default_for(spec.default_players)
+            text = str(default).lower() if isinstance(default, bool) else str(default)
+            if callable(opt.default):
+                text += " (depends on players)"
+            options.append(f"{opt.name}={text}")
+        players = (f"{spec.min_players}" if spec.min_players == spec.max_players
+                   else f"{spec.min_players}-{spec.max_players} (default {spec.default_players})")
+        rows.append({"game": name, "title": spec.title, "players": players, "options": ", ".join(options)})
+    return pd.DataFrame(rows)
+
+
+def strategies(game: str) -> pd.DataFrame:
+    spec = registry.get(game)
+    rows = [{"strategy": name, "description": info.description,
+             "parameters": ", ".join(f"{k}={v}" for k, v in info.params.items())}
+            for name, info in spec.strategies.items()]
+    return pd.DataFrame(rows)
+
+
+# ---- set-up shared by simulate and play -----------------------------------------------
+
+@dataclass
+class Setup:
+    spec: GameSpec
+    rules: dict[str, Any]
+    params: np.ndarray
+    seats: list[SeatStrategy]
+    strat: np.ndarray
+    run_chunk: Callable
+    run_traced: Callable
+    user: bool
+
+    @property
+    def labels(self) -> list[str]:
+        return [s.label for s in self.seats]
+
+    def describe_error(self, index: int, err: np.ndarray) -> str:
+        decision, seat, move = int(err[0]), int(err[1]), int(err[2])
+        return (f"strategy {self.seats[seat].label} (seat {seat}) returned an illegal move "
+                f"{self.spec.move_name(move)!r} in game {index}, decision {decision}")
+
+
+def check_seed(seed: int) -> int:
+    if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
+        raise AnalyzerError(f"seed must be an integer from 0 to 2**64-1, not {seed!r}")
+    return int(seed)
+
+
+def setup(game: str, players: int | None = None, seats: dict[int, str] | list[str] | None = None,
+          rules: dict[str, Any] | None = None) -> Setup:
+    spec = registry.get(game)
+    resolved = spec.resolve_rules(rules, players)
+    chosen = resolve_seats(spec, spec.players(resolved), seats)
+    strat, functions = strategy_array(spec, chosen)
+    if functions:
+        run_chunk, run_traced = spec.user_kernels(functions)
+    else:
+        run_chunk, run_traced = spec.kernels()
+    return Setup(spec, resolved, spec.params(resolved), chosen, strat, run_chunk, run_traced, bool(functions))
+
+
+def _user_compile_guard(setup_: Setup, call: Callable[[], Any]) -> Any:
+    """Run ``call``; a user strategy that fails to compile becomes a one-line StrategyError."""
+    if not setup_.user:
+        return call()
+    from numba.core.errors import NumbaError
+
+    try:
+        return call()
+    except NumbaError as exc:
+        names = ", ".join(s.label for s in setup_.seats if s.function is not None)
+        first = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+        raise StrategyError(f"user strategy {names} failed to compile: {first}") from None
+
+
+# ---- simulate ----------------------------------------------------------------------------
+
+def per_game_frame(spec: GameSpec, rules: dict[str, Any], start: int, rows: np.ndarray) -> pd.DataFrame:
+    """One row per game: index, winners (seats joined by ';'), hands, final scores, extras."""
+    columns = spec.columns(rules)
+    frame = pd.DataFrame(rows, columns=columns)
+    players = spec.players(rules)
+    mask = frame.pop("winners").to_numpy()
+    winners = [";".join(str(s) for s in range(players) if m >> s & 1) for m in mask]
+    frame.insert(0, "winners", winners)
+    frame.insert(0, "index", np.arange(start, start + len(rows), dtype=np.int64))
+    return frame
+
+
+def simulate(game: str, games: int = 10_000, seed: int = 0, players: int | None = None,
+             seats: dict[int, str] | list[str] | None = None, rules: dict[str, Any] | None = None,
+             workers: int | None = None, out: str | None = None, progress: bool = False,
+             chunk: int | None = None) -> Summary:
+    """Play ``games`` games and summarize them per seat (see Summary.tables)."""
+    if not isinstance(games, (int, np.integer)) or games < 1:
+        raise AnalyzerError(f"--games must be a positive integer, not {games!r}")
+    seed = check_seed(seed)
+    s = setup(game, players, seats, rules)
+    acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
+    writer = RowWriter(out) if out else None
+    on_rows = (lambda start, rows: writer.write(per_game_frame(s.spec, s.rules, start, rows))) if writer else None
+    ok = False
+    try:
+        result = _user_compile_guard(s, lambda: run_games(
+            s.run_chunk, seed, int(games), s.params, s.strat, acc, workers=workers,
+            describe_error=s.describe_error, on_rows=on_rows, progress=progress,
+            label=f"{s.spec.name}", chunk=chunk))
+        ok = not result.interrupted
+    finally:
+        if writer:
+            writer.close(ok)
+    if result.games == 0:
+        raise KeyboardInterrupt
+    tables = s.spec.summarize(acc, s.rules, s.labels)
+    totals = tables.pop("totals", {})
+    return Summary(s.spec.name, s.rules, seed, s.labels, result.games, int(acc.col("hands")[0]),
+                   result.elapsed, result.interrupted, tables, totals)
+
+
+# ---- play ----------------------------------------------------------------------------------
+
+def play(game: str, seed: int = 0, index: int = 0, games: int = 1, players: int | None = None,
+         seats: dict[int, str] | list[str] | None = None,
+         rules: dict[str, Any] | None = None) -> list[list[dict[str, Any]]]:
+    """Records (RECORD.md events) of games ``index .. index + games - 1`` of run ``seed``."""
+    seed = check_seed(seed)
+    if index < 0 or games < 1:
+        raise AnalyzerError("--index must be at least 0 and --games at least 1")
+    s = setup(game, players, seats, rules)
+    return [
+        _user_compile_guard(s, lambda i=i: records.record_game(
+            s.spec, s.run_traced, s.rules, seed, i, s.params, s.strat, s.labels, s.describe_error))
+        for i in range(index, index + games)
+    ]
+
+
+def replay_text(game: str, events: list[dict[str, Any]]) -> str:
+    return records.to_text(registry.get(game), events)

@@ -1,0 +1,227 @@
+"""The ``analyzer`` command: thin Typer wrappers over :mod:`analyzer.api`.
+
+Nothing heavy is imported at module level (no numba, numpy or pandas), so ``analyzer
+--help`` answers at once. Bad input ends with one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, List, Optional
+
+import typer
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+    help="""Monte Carlo strategy analyzer for card games.
+
+Examples:
+
+    analyzer games
+    analyzer strategies ninety-nine
+    analyzer simulate ninety-nine --games 100000 --seed 7 --seat 0=random
+    analyzer play ninety-nine --seed 7 --index 3 --record game3.jsonl
+""",
+)
+
+SEAT_HELP = "K=STRATEGY for seat K (repeatable): a built-in name, or path/to/file.py:function. Seats not named play heuristic."
+RULE_HELP = "NAME=VALUE rule option (repeatable), e.g. out_at_zero_chips=true. See `analyzer games`."
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _parse_rules(items: list[str] | None) -> dict[str, str]:
+    from analyzer.errors import AnalyzerError
+
+    rules: dict[str, str] = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise AnalyzerError(f"--rule takes NAME=VALUE like target=50, not {item!r}")
+        if key.strip() in rules:
+            raise AnalyzerError(f"rule {key.strip()} is given twice")
+        rules[key.strip()] = value.strip()
+    return rules
+
+
+def _print_frame(frame, title: str | None = None) -> None:
+    """A DataFrame as a rich table; ``x``, ``x_lo``, ``x_hi`` columns shown as one."""
+    from rich.console import Console
+    from rich.table import Table
+
+    columns = [c for c in frame.columns if not (c.endswith("_lo") or c.endswith("_hi"))]
+    table = Table(title=title, title_justify="left", header_style="bold")
+    for c in columns:
+        table.add_column(c, justify="left" if frame[c].dtype == object else "right")
+    for _, row in frame.iterrows():
+        cells = []
+        for c in columns:
+            value = row[c]
+            if c + "_lo" in frame.columns:
+                cells.append(f"{_fmt(value)} [{_fmt(row[c + '_lo'])}, {_fmt(row[c + '_hi'])}]")
+            else:
+                cells.append(_fmt(value))
+        table.add_row(*cells)
+    Console().print(table)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        if value != value:
+            return "-"
+        return f"{value:.4f}" if abs(value) < 10 else f"{value:,.2f}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+@app.command()
+def games() -> None:
+    """List the games, their player counts, rule options and defaults."""
+    from analyzer import api
+
+    _print_frame(api.games(), "Games")
+
+
+@app.command()
+def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine.")) -> None:
+    """List a game's built-in strategies.
+
+    Example: `analyzer strategies ninety-nine`
+    """
+    from analyzer import api
+
+    _print_frame(api.strategies(game), f"Strategies for {game}")
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    n_games: int = typer.Option(10_000, "--games", "-n", help="Number of games to play."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Run seed: game i of seed s is always the same game."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: the game's)."),
+    seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
+    out: Optional[str] = typer.Option(None, "--out", help="Write one row per game to FILE.parquet or FILE.csv."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    plot: Optional[str] = typer.Option(None, "--plot", help="Save win rates with 95% intervals to FILE.png."),
+) -> None:
+    """Play many games and summarize them per seat, with 95% intervals.
+
+    Examples:
+
+        analyzer simulate ninety-nine --games 1000000 --seed 1 --seat 0=random
+        analyzer simulate ninety-nine --players 5 --rule out_at_zero_chips=true --json
+        analyzer simulate ninety-nine --seat 1=examples/my_strategy.py:cautious --out games.parquet
+    """
+    from analyzer import api
+    from analyzer.strategies import parse_seat_args
+
+    if plot:
+        from analyzer.io import check_writable
+
+        check_writable(plot)
+    summary = api.simulate(game, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
+                           rules=_parse_rules(rule), workers=workers, out=out,
+                           progress=sys.stderr.isatty() and not as_json)
+    if plot:
+        from analyzer.plots import win_rate_plot
+
+        win_rate_plot(summary, plot)
+    if as_json:
+        typer.echo(json.dumps(summary.to_dict(), indent=2))
+    else:
+        _print_summary(summary)
+    if summary.interrupted:
+        typer.echo(f"interrupted: summary of the {summary.games:,} games finished (of {n_games:,})", err=True)
+        raise typer.Exit(130)
+
+
+def _print_summary(summary) -> None:
+    rules = ", ".join(f"{k}={v}" for k, v in summary.rules.items())
+    rate = summary.hands / summary.elapsed if summary.elapsed > 0 else float("nan")
+    typer.echo(f"{summary.game}: {summary.games:,} games, {summary.hands:,} hands, seed {summary.seed}, "
+               f"{summary.elapsed:.2f} s ({rate:,.0f} hands/s)\nrules: {rules}")
+    for name, table in summary.tables.items():
+        _print_frame(table, name)
+    for key, value in summary.totals.items():
+        if key.endswith("_lo") or key.endswith("_hi"):
+            continue
+        if key + "_lo" in summary.totals:
+            typer.echo(f"{key}: {_fmt(value)} [{_fmt(summary.totals[key + '_lo'])}, {_fmt(summary.totals[key + '_hi'])}]")
+        else:
+            typer.echo(f"{key}: {_fmt(value)}")
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Run seed (as in simulate)."),
+    index: int = typer.Option(0, "--index", "-i", help="Index of the first game within the run."),
+    n_games: int = typer.Option(1, "--games", "-n", help="How many consecutive games."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
+    record: Optional[str] = typer.Option(None, "--record", help="Write the records (JSON Lines, RECORD.md) to FILE."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No replay text, only the record file."),
+) -> None:
+    """Replay game(s) readably and write their records.
+
+    `play --seed S --index I` is game I of `simulate --seed S` with the same options.
+
+    Example: `analyzer play ninety-nine --seed 7 --index 3 --record game3.jsonl`
+    """
+    from analyzer import api
+    from analyzer.records import to_jsonl
+    from analyzer.strategies import parse_seat_args
+
+    if record:
+        from analyzer.io import check_writable
+
+        check_writable(record)
+    played = api.play(game, seed=seed, index=index, games=n_games, players=players,
+                      seats=parse_seat_args(seat), rules=_parse_rules(rule))
+    if record:
+        from analyzer.io import write_text
+
+        write_text(record, to_jsonl(played))
+    if not quiet:
+        for events in played:
+            typer.echo(api.replay_text(game, events))
+
+
+def main() -> None:
+    """Entry point: user errors become one line on stderr and exit status 2."""
+    from analyzer.cards import CardError
+    from analyzer.errors import AnalyzerError, StrategyError
+
+    try:
+        app(standalone_mode=False)
+    except (AnalyzerError, CardError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except StrategyError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(3)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # click usage errors and the like
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise

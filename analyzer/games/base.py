@@ -1,0 +1,188 @@
+"""What every game provides: a :class:`GameSpec` (the Python side) around its kernels.
+
+A game package has the same rooms (DESIGN.md): ``rules.py``, ``strategies.py`` and
+``kernel.py`` are compiled and only see arrays; ``spec.py`` builds a :class:`GameSpec`.
+
+Kernel contract (``kernel.py`` of every game)::
+
+    run_chunk(seed, start, params, strat, out, err, nblocks)
+        Play games ``start .. start + len(out) - 1`` of the run with ``seed``.
+        params : int64[:]     rule options, layout given by the spec
+        strat  : int64[P, 4]  per seat: strategy id (negative: user slot -1-id) and
+                              three integer strategy parameters
+        out    : int64[n, C]  one row per game, columns ``spec.columns(rules)``; the
+                              first are winners (seat bit mask), hands, then scores
+        err    : int64[n, 4]  ``[-1, ..]`` when fine, else ``[decision, seat, move, 0]``
+                              for a strategy that returned an illegal move
+        nblocks: int          how many blocks the games are cut into for prange
+    run_traced(seed, index, params, strat, out_row, err_row, trace)
+        The same game, same code path, with the trace buffer on (see trace.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable
+
+import numpy as np
+
+from analyzer.errors import AnalyzerError
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One rule option. ``default`` may depend on the number of players."""
+
+    name: str
+    kind: type  # int or bool
+    default: int | bool | Callable[[int], int | bool]
+    help: str
+    low: int | None = None
+    high: int | None = None
+
+    def default_for(self, players: int) -> int | bool:
+        return self.default(players) if callable(self.default) else self.default
+
+    def parse(self, text: str | int | bool) -> int | bool:
+        if self.kind is bool:
+            if isinstance(text, bool):
+                return text
+            value = str(text).strip().lower()
+            if value in ("true", "1", "yes", "on"):
+                return True
+            if value in ("false", "0", "no", "off"):
+                return False
+            raise AnalyzerError(f"rule {self.name} takes true or false, not {text!r}")
+        try:
+            number = int(text)
+        except (TypeError, ValueError):
+            raise AnalyzerError(f"rule {self.name} takes an integer, not {text!r}") from None
+        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+            raise AnalyzerError(f"rule {self.name}={number} is out of range {self.low}..{self.high}")
+        return number
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    id: int
+    description: str
+    params: dict[str, int] = field(default_factory=dict)  # name -> default
+
+
+@dataclass
+class GameSpec:
+    """Everything the generic layers (API, runner, records, CLI) need to know of a game."""
+
+    name: str
+    title: str
+    package: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: list[RuleOption]
+    strategies: dict[str, StrategyInfo]
+    decision_kinds: list[str]
+    trace_rows: int = 200_000
+
+    # ---- rules ---------------------------------------------------------------------
+    def option(self, name: str) -> RuleOption:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        names = ", ".join(o.name for o in self.options)
+        raise AnalyzerError(f"unknown rule option {name!r} for {self.name} (options: {names})")
+
+    def resolve_rules(self, given: dict[str, Any] | None = None, players: int | None = None) -> dict[str, Any]:
+        """All options with values: defaults filled in, each value checked."""
+        given = dict(given or {})
+        if "players" in given:
+            if players is not None and int(given["players"]) != players:
+                raise AnalyzerError("players given twice with different values")
+            players = given.pop("players")
+        if players is None:
+            players = self.default_players
+        try:
+            players = int(players)
+        except (TypeError, ValueError):
+            raise AnalyzerError(f"players must be an integer, not {players!r}") from None
+        if not self.min_players <= players <= self.max_players:
+            if self.min_players == self.max_players:
+                raise AnalyzerError(f"{self.name} is for exactly {self.min_players} players, not {players}")
+            raise AnalyzerError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, not {players}"
+            )
+        rules: dict[str, Any] = {}
+        for opt in self.options:
+            if opt.name == "players":
+                rules["players"] = players
+            elif opt.name in given:
+                rules[opt.name] = opt.parse(given.pop(opt.name))
+            else:
+                rules[opt.name] = opt.default_for(players)
+        for name in given:
+            self.option(name)  # raises for the unknown name
+        self.check_rules(rules)
+        return rules
+
+    def check_rules(self, rules: dict[str, Any]) -> None:
+        """Game-specific consistency checks; override where needed."""
+
+    def params(self, rules: dict[str, Any]) -> np.ndarray:
+        """Rule options as the kernel's int64 parameter array (order of ``options``)."""
+        return np.array([int(rules[opt.name]) for opt in self.options], dtype=np.int64)
+
+    def players(self, rules: dict[str, Any]) -> int:
+        return int(rules.get("players", self.default_players))
+
+    # ---- kernels -------------------------------------------------------------------
+    def module(self, room: str) -> ModuleType:
+        return importlib.import_module(f"{self.package}.{room}")
+
+    def kernels(self) -> tuple[Callable, Callable]:
+        kernel = self.module("kernel")
+        return kernel.run_chunk, kernel.run_traced
+
+    def user_kernels(self, functions: list[Callable]) -> tuple[Callable, Callable]:
+        """Kernels recompiled (uncached) with user strategies bound to their slots."""
+        from analyzer.engine import bind_user_strategies
+
+        kernel = self.module("kernel")
+        return bind_user_strategies(kernel, functions)
+
+    # ---- outputs -------------------------------------------------------------------
+    def columns(self, rules: dict[str, Any]) -> list[str]:
+        """Names of the kernel's per-game output columns."""
+        p = self.players(rules)
+        return ["winners", "hands", "decisions", *[f"score_{s}" for s in range(p)], *self.extra_columns(rules)]
+
+    def extra_columns(self, rules: dict[str, Any]) -> list[str]:
+        return []
+
+    def ratio_pairs(self, rules: dict[str, Any]) -> list[tuple[str, str]]:
+        """Column pairs (numerator, denominator) whose ratio the summary reports."""
+        return []
+
+    def move_name(self, code: int) -> str:
+        """The record's text for a move code (used in error messages)."""
+        return str(code)
+
+    def summarize(self, acc: Any, rules: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        """Game-specific tables from the accumulated sums; returns {'seats': DataFrame, ...}."""
+        from analyzer.tables import seat_table
+
+        return {"seats": seat_table(acc, rules, names)}
+
+    # ---- records -------------------------------------------------------------------
+    def decode(self, rows: np.ndarray, rules: dict[str, Any]) -> list[dict[str, Any]]:
+        """Trace rows -> RECORD.md events (without the leading ``game`` event)."""
+        raise NotImplementedError
+
+    def describe(self, event: dict[str, Any]) -> str | None:
+        """One readable line for an event of the replay, or None to skip it."""
+        return None
+
+
+def register_strategies(entries: list[tuple[str, str]]) -> dict[str, StrategyInfo]:
+    return {name: StrategyInfo(i, desc) for i, (name, desc) in enumerate(entries)}

@@ -1,0 +1,1 @@
+"""Ninety-Nine (RULES.md section 2)."""

@@ -1,0 +1,106 @@
+"""Ninety-Nine rules, compiled: moves, legality and their effect on the pile.
+
+Suits never matter, so a hand is read as ranks (``card % 13``: 0..12 for 2..A). A move
+code names a rank and, for A and T, the value chosen (RECORD.md)::
+
+    0 "2"  1 "3"  2 "4"  3 "5"  4 "6"  5 "7"  6 "8"  7 "9"  8 "T+10"  9 "T-10"
+    10 "J"  11 "Q"  12 "K"  13 "A+1"  14 "A+11"
+
+Kernel parameter array (``params``), in the order of the spec's options:
+``[players, decks, chips, out_at_zero_chips]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.jit import njit
+
+P_PLAYERS, P_DECKS, P_CHIPS, P_OUT_AT_ZERO = 0, 1, 2, 3
+
+MOVE_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "T+10", "T-10", "J", "Q", "K", "A+1", "A+11")
+N_MOVES = 15
+LIMIT = 99
+RANK_FOUR, RANK_NINE, RANK_TEN, RANK_KING, RANK_ACE = 2, 7, 8, 11, 12
+
+#: rank played by each move
+MOVE_RANK = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 10, 11, 12, 12], dtype=np.int64)
+#: change of the total (K is handled apart: it sets the total to 99)
+MOVE_DELTA = np.array([2, 3, 0, 5, 6, 7, 8, 0, 10, -10, 10, 10, 0, 1, 11], dtype=np.int64)
+#: first move code of each rank, and how many moves the rank has (A and T have two)
+RANK_FIRST_MOVE = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13], dtype=np.int64)
+RANK_MOVE_COUNT = np.array([1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2], dtype=np.int64)
+MOVE_KING = 12
+MOVE_TEN_DOWN = 9
+#: rank of a card code, as a table: Python-semantics ``%`` on signed ints is slow in numba
+RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def total_after(total: np.int64, move: np.int64) -> np.int64:
+    """The pile total after ``move`` (may exceed 99: the caller checks legality)."""
+    if move == MOVE_KING:
+        return LIMIT
+    return total + MOVE_DELTA[move]
+
+
+@njit(cache=True, inline="always")
+def is_legal(total: np.int64, move: np.int64) -> bool:
+    """Legal iff the total stays at most 99; T-10 only from 10 up (never below 0)."""
+    if move == MOVE_TEN_DOWN:
+        return total >= 10
+    return total_after(total, move) <= LIMIT
+
+
+@njit(cache=True)
+def legal_moves(hand: np.ndarray, total: np.int64, legal: np.ndarray) -> np.int64:
+    """Write the distinct legal move codes of ``hand`` (card codes) into ``legal``.
+
+    Returns how many; 0 means the player goes over. Codes come out in hand order.
+    """
+    n = 0
+    seen = 0
+    for i in range(hand.shape[0]):
+        rank = RANK_OF[hand[i]]
+        if seen & (1 << rank):
+            continue
+        seen |= 1 << rank
+        first = RANK_FIRST_MOVE[rank]
+        for m in range(first, first + RANK_MOVE_COUNT[rank]):
+            if is_legal(total, m):
+                legal[n] = m
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def holds_rank(hand: np.ndarray, rank: np.int64) -> bool:
+    for i in range(hand.shape[0]):
+        if RANK_OF[hand[i]] == rank:
+            return True
+    return False
+
+
+@njit(cache=True)
+def slot_of_rank(hand: np.ndarray, rank: np.int64) -> np.int64:
+    """Index of the first card of ``rank`` in ``hand`` (which copy is played is immaterial)."""
+    for i in range(hand.shape[0]):
+        if RANK_OF[hand[i]] == rank:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def next_active(seat: np.int64, direction: np.int64, active: np.ndarray) -> np.int64:
+    """The next seat still in the game from ``seat`` in ``direction`` (1 or -1)."""
+    last = active.shape[0] - 1
+    s = seat
+    for _ in range(last + 1):
+        s += direction
+        if s > last:
+            s = 0
+        elif s < 0:
+            s = last
+        if active[s]:
+            return s
+    return seat

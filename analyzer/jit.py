@@ -1,0 +1,39 @@
+"""The one place that imports numba.
+
+numba's on-disk cache is keyed on the source of the file that holds a cached function,
+so a change in a callee living in another file is not seen (see DESIGN.md). We sidestep
+that by pointing NUMBA_CACHE_DIR at a folder named after a hash of every source file of
+the package: any edit anywhere gives a fresh cache, and a stale kernel is impossible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha1()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        digest.update(str(path.relative_to(_PACKAGE)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cache_root() -> Path:
+    base = os.environ.get("ANALYZER_CACHE_DIR")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "analyzer"
+
+
+if "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = str(_cache_root() / "numba" / _source_hash())
+
+import numba  # noqa: E402
+from numba import njit, prange  # noqa: E402
+
+__all__ = ["numba", "njit", "prange"]

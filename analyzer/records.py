@@ -1,0 +1,59 @@
+"""Game records: the traced engine -> RECORD.md events -> JSON Lines and readable text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import numpy as np
+
+from analyzer.errors import StrategyError
+from analyzer.games.base import GameSpec
+from analyzer.trace import new_trace
+
+
+def trace_game(spec: GameSpec, run_traced: Callable, seed: int, index: int, params: np.ndarray,
+               strat: np.ndarray, ncols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run one game with the trace on; grows the buffer and replays on overflow.
+
+    Replaying is exact because the game draws only from its own (seed, index) streams.
+    Returns (trace rows, out row, err row).
+    """
+    size = spec.trace_rows
+    while True:
+        trace = new_trace(size)
+        out = np.zeros(ncols, dtype=np.int64)
+        err = np.full(4, -1, dtype=np.int64)
+        run_traced(np.uint64(seed), np.int64(index), params, strat, out, err, trace)
+        if not trace[0, 1]:
+            return trace[1 : trace[0, 0]], out, err
+        size *= 4
+
+
+def game_event(spec: GameSpec, rules: dict[str, Any], seed: int, index: int, labels: list[str]) -> dict[str, Any]:
+    return {"ev": "game", "game": spec.name, "players": spec.players(rules), "seed": seed, "index": index,
+            "rules": dict(rules), "strategies": list(labels)}
+
+
+def record_game(spec: GameSpec, run_traced: Callable, rules: dict[str, Any], seed: int, index: int,
+                params: np.ndarray, strat: np.ndarray, labels: list[str],
+                describe_error: Callable[[int, np.ndarray], str]) -> list[dict[str, Any]]:
+    rows, _, err = trace_game(spec, run_traced, seed, index, params, strat, len(spec.columns(rules)))
+    if err[0] >= 0:
+        raise StrategyError(describe_error(index, err))
+    return [game_event(spec, rules, seed, index, labels), *spec.decode(rows, rules)]
+
+
+def to_jsonl(games: list[list[dict[str, Any]]]) -> str:
+    return "".join(json.dumps(ev, separators=(",", ":")) + "\n" for events in games for ev in events)
+
+
+def to_text(spec: GameSpec, events: list[dict[str, Any]]) -> str:
+    head = events[0]
+    lines = [f"{spec.title}: game {head['index']} of seed {head['seed']}, "
+             f"{head['players']} players, strategies {', '.join(head['strategies'])}"]
+    for ev in events[1:]:
+        line = spec.describe(ev)
+        if line is not None:
+            lines.append(line)
+    return "\n".join(lines)

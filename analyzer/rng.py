@@ -1,0 +1,120 @@
+"""Counter-based random streams: one per (seed, game index, purpose).
+
+Game ``i`` of a run with seed ``s`` seeds its own xoshiro256** states from splitmix64 of
+``(s, i, purpose)``, so a game's randomness never depends on chunking, threads, processes
+or machines. Each game uses two streams: ``DEAL`` for shuffles and the first dealer, and
+``PLAY`` for strategy coin flips. Keeping them apart means a traced run can preview a
+whole shuffle without disturbing the strategies, and decision evaluation can replay the
+same deals under different choices (common random numbers).
+
+A state is a ``uint64[4]`` array, advanced in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.jit import njit
+
+DEAL = 0
+PLAY = 1
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+
+
+@njit(cache=True, inline="always")
+def _mix(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _rotl(x: np.uint64, k: int) -> np.uint64:
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True)
+def seed_stream(state: np.ndarray, seed: np.uint64, index: np.int64, purpose: np.int64) -> None:
+    """Fill ``state`` (uint64[4]) with the stream for ``(seed, index, purpose)``."""
+    x = _mix(np.uint64(seed) + _GOLDEN)
+    x = _mix(x ^ (np.uint64(index) * _MIX2 + _GOLDEN))
+    x = _mix(x ^ (np.uint64(purpose) + np.uint64(0x632BE59BD9B4E019)))
+    for j in range(4):
+        x += _GOLDEN
+        state[j] = _mix(x)
+
+
+@njit(cache=True, inline="always")
+def next_u64(state: np.ndarray) -> np.uint64:
+    """xoshiro256**: the next 64-bit output; advances ``state`` in place."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return result
+
+
+@njit(cache=True, inline="always")
+def randbelow(state: np.ndarray, n: np.int64) -> np.int64:
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased (Lemire)."""
+    bound = np.uint64(n)
+    m = (next_u64(state) >> np.uint64(32)) * bound
+    low = m & _LOW32
+    if low < bound:
+        threshold = (_TWO32 - bound) % bound
+        while low < threshold:
+            m = (next_u64(state) >> np.uint64(32)) * bound
+            low = m & _LOW32
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def uniform01(state: np.ndarray) -> np.float64:
+    """Uniform float in ``[0, 1)`` with 53 random bits."""
+    return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always")
+def draw_lazy(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray) -> np.int64:
+    """One step of a forward Fisher-Yates shuffle of ``deck[top:end]``.
+
+    Swaps a uniformly chosen card of ``deck[top:end]`` into ``deck[top]`` and returns it.
+    Drawing cards this way, one at a time, yields exactly the order a full forward
+    shuffle from the same stream would give, while only paying for the cards drawn.
+    """
+    j = top + randbelow(state, end - top)
+    card = deck[j]
+    deck[j] = deck[top]
+    deck[top] = card
+    return card
+
+
+@njit(cache=True)
+def shuffle(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray) -> None:
+    """Shuffle ``deck[top:end]`` in place (forward Fisher-Yates, see ``draw_lazy``)."""
+    for pos in range(top, end - 1):
+        draw_lazy(deck, pos, end, state)
+
+
+@njit(cache=True)
+def preview_order(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray) -> np.ndarray:
+    """The order in which lazy draws will deal ``deck[top:end]``, without advancing anything.
+
+    Used by traced runs to write the full stock into a record while the engine goes on
+    drawing lazily from the untouched ``deck`` and ``state``.
+    """
+    copy = deck[top:end].copy()
+    st = state.copy()
+    shuffle(copy, 0, copy.shape[0], st)
+    return copy

@@ -1,0 +1,149 @@
+"""Chunked execution of a game kernel on local threads.
+
+Games are played in chunks; each chunk's output rows are folded into running sums (and,
+when asked, streamed to a file), so memory is flat in the number of games. Because every
+game draws from its own stream (rng.py), results do not depend on the chunk size or on
+the number of threads. Ctrl-C stops after the chunk in flight and returns what was done.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from analyzer.errors import StrategyError
+from analyzer.stats import Accumulator
+
+#: a chunk aims at this many seconds, so progress and Ctrl-C stay responsive
+CHUNK_SECONDS = 0.25
+MIN_CHUNK, MAX_CHUNK = 256, 1 << 17
+
+
+@dataclass
+class RunResult:
+    acc: Accumulator
+    games: int
+    elapsed: float
+    interrupted: bool
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def set_workers(workers: int | None) -> int:
+    """Set numba's thread count; ``None`` means all cores."""
+    from analyzer.jit import numba
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    if workers is None:
+        workers = min(available_cores(), limit)
+    if not 1 <= workers <= limit:
+        from analyzer.errors import AnalyzerError
+
+        raise AnalyzerError(f"--workers must be between 1 and {limit} on this machine, not {workers}")
+    numba.set_num_threads(workers)
+    return workers
+
+
+class Progress:
+    """A rich progress bar that only appears once a run looks longer than ~2 s."""
+
+    def __init__(self, total: int, label: str, enabled: bool) -> None:
+        self.total, self.label, self.enabled = total, label, enabled
+        self.bar = None
+        self.task = None
+        self.started = time.perf_counter()
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.started
+        if self.bar is None:
+            remaining = elapsed / max(done, 1) * (self.total - done)
+            if elapsed < 0.3 or elapsed + remaining < 2.0:
+                return
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress as RichProgress,
+                                       TaskProgressColumn, TextColumn, TimeElapsedColumn,
+                                       TimeRemainingColumn)
+            from rich.console import Console
+
+            self.bar = RichProgress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TaskProgressColumn(), TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                console=Console(stderr=True), transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=self.total, rate="")
+        rate = done / elapsed if elapsed > 0 else 0.0
+        self.bar.update(self.task, completed=done, rate=f"{rate:,.0f} games/s")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def run_games(
+    kernel: Callable,
+    seed: int,
+    n_games: int,
+    params: np.ndarray,
+    strat: np.ndarray,
+    acc: Accumulator,
+    *,
+    workers: int | None = None,
+    describe_error: Callable[[int, np.ndarray], str] | None = None,
+    on_rows: Callable[[int, np.ndarray], None] | None = None,
+    progress: bool = False,
+    label: str = "games",
+    chunk: int | None = None,
+    first_index: int = 0,
+) -> RunResult:
+    """Play games ``first_index .. first_index + n_games - 1`` of run ``seed``.
+
+    ``kernel`` is a game's ``run_chunk``; rows go to ``acc`` and ``on_rows(start, rows)``.
+    A strategy's illegal move raises :class:`StrategyError` with ``describe_error``'s text.
+    """
+    threads = set_workers(workers)
+    ncols = len(acc.columns)
+    nblocks_per_thread = 4
+    bar = Progress(n_games, label, progress)
+    started = time.perf_counter()
+    done = 0
+    size = chunk or MIN_CHUNK * 4
+    interrupted = False
+    try:
+        while done < n_games:
+            n = min(size, n_games - done)
+            out = np.zeros((n, ncols), dtype=np.int64)
+            err = np.full((n, 4), -1, dtype=np.int64)
+            t0 = time.perf_counter()
+            kernel(np.uint64(seed), np.int64(first_index + done), params, strat, out, err,
+                   np.int64(min(n, nblocks_per_thread * threads)))
+            spent = time.perf_counter() - t0
+            bad = np.flatnonzero(err[:, 0] >= 0)
+            if bad.size:
+                g = int(bad[0])
+                text = describe_error(first_index + done + g, err[g]) if describe_error else str(err[g])
+                raise StrategyError(text)
+            acc.add(out)
+            if on_rows is not None:
+                on_rows(first_index + done, out)
+            done += n
+            bar.update(done)
+            if chunk is None:
+                rate = n / max(spent, 1e-6)
+                size = int(min(MAX_CHUNK, max(MIN_CHUNK, rate * CHUNK_SECONDS)))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    return RunResult(acc, done, time.perf_counter() - started, interrupted)

@@ -1,0 +1,131 @@
+"""Resolving ``--seat K=STRATEGY`` into the kernel's per-seat strategy array.
+
+A strategy is written ``name`` or ``name:key=value,key=value`` for a built-in (see
+``analyzer strategies GAME``), or ``path/to/file.py:function`` for a user strategy: an
+``@njit`` function with the game's documented signature (README, "User strategies").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from analyzer.errors import AnalyzerError, StrategyError
+from analyzer.games.base import GameSpec
+
+DEFAULT_STRATEGY = "heuristic"
+N_PARAMS = 3
+
+
+@dataclass
+class SeatStrategy:
+    label: str
+    builtin: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    function: Callable | None = None
+    path: str | None = None
+
+
+def _is_user(text: str) -> bool:
+    return bool(re.match(r"^.+\.py:[A-Za-z_]\w*$", text))
+
+
+def load_user_function(text: str) -> Callable:
+    """Import ``file.py:name`` and check that it is an ``@njit`` function."""
+    path_text, name = text.rsplit(":", 1)
+    path = Path(path_text)
+    if not path.is_file():
+        raise StrategyError(f"user strategy {text}: file {path} not found")
+    module_name = f"analyzer_user_{abs(hash(str(path.resolve())))}"
+    try:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    except Exception as exc:  # noqa: BLE001 - any failure of user code is reported in one line
+        raise StrategyError(f"user strategy {text} failed to load: {type(exc).__name__}: {exc}") from None
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise StrategyError(f"user strategy {text}: {path} has no function {name!r}")
+    if not hasattr(fn, "py_func"):
+        raise StrategyError(f"user strategy {text}: {name} is not an @njit function (decorate it with numba.njit)")
+    return fn
+
+
+def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
+    text = text.strip()
+    if _is_user(text):
+        return SeatStrategy(label=text, function=load_user_function(text), path=text)
+    name, _, arg_text = text.partition(":")
+    if name not in spec.strategies:
+        raise AnalyzerError(
+            f"unknown strategy {name!r} for {spec.name} (strategies: {', '.join(spec.strategies)};"
+            " or a user strategy as path/to/file.py:function)"
+        )
+    info = spec.strategies[name]
+    params: dict[str, Any] = dict(info.params)
+    for item in filter(None, (s.strip() for s in arg_text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or key not in info.params:
+            allowed = ", ".join(info.params) or "none"
+            raise AnalyzerError(f"strategy {name}: bad parameter {item!r} (parameters: {allowed})")
+        params[key] = value
+    return SeatStrategy(label=text, builtin=name, params=params)
+
+
+def parse_seat_args(items: list[str] | None) -> dict[int, str]:
+    """``["1=random", "0=heuristic"]`` -> ``{1: "random", 0: "heuristic"}``."""
+    seats: dict[int, str] = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip().isdigit() or not value.strip():
+            raise AnalyzerError(f"--seat takes SEAT=STRATEGY like 1=random, not {item!r}")
+        seat = int(key)
+        if seat in seats:
+            raise AnalyzerError(f"seat {seat} is given two strategies")
+        seats[seat] = value.strip()
+    return seats
+
+
+def resolve_seats(spec: GameSpec, players: int, seats: dict[int, str] | list[str] | None) -> list[SeatStrategy]:
+    if isinstance(seats, list):
+        if len(seats) != players:
+            raise AnalyzerError(f"{len(seats)} strategies given for {players} players")
+        seats = dict(enumerate(seats))
+    seats = dict(seats or {})
+    for seat in seats:
+        if not 0 <= int(seat) < players:
+            raise AnalyzerError(f"seat {seat} does not exist with {players} players (seats 0..{players - 1})")
+    return [parse_strategy(spec, seats.get(s, DEFAULT_STRATEGY)) for s in range(players)]
+
+
+def strategy_array(spec: GameSpec, chosen: list[SeatStrategy]) -> tuple[np.ndarray, list[Callable]]:
+    """The kernel's ``strat`` array and the distinct user functions (slot order)."""
+    strat = np.zeros((len(chosen), 1 + N_PARAMS), dtype=np.int64)
+    functions: list[Callable] = []
+    for seat, choice in enumerate(chosen):
+        if choice.function is not None:
+            if choice.function not in functions:
+                functions.append(choice.function)
+            strat[seat, 0] = -1 - functions.index(choice.function)
+            continue
+        strat[seat, 0] = spec.strategies[choice.builtin].id
+        for k, (key, value) in enumerate(choice.params.items()):
+            strat[seat, 1 + k] = _param_value(spec, choice.builtin, key, value)
+    return strat, functions
+
+
+def _param_value(spec: GameSpec, name: str, key: str, value: Any) -> int:
+    if isinstance(value, str) and value in spec.strategies:
+        return spec.strategies[value].id
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise AnalyzerError(f"strategy {name}: parameter {key} takes an integer or a strategy name, not {value!r}") from None
+    if number < 1:
+        raise AnalyzerError(f"strategy {name}: parameter {key} must be positive, not {number}")
+    return number
