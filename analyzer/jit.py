@@ -3,7 +3,7 @@
 numba's on-disk cache is keyed on the source of the file that holds a cached function,
 so a change in a callee living in another file is not seen (see DESIGN.md). We sidestep
 that by pointing NUMBA_CACHE_DIR at a folder named after a hash of every source file of
-the package: any edit anywhere gives a fresh cache, and a stale kernel is impossible.
+the package that holds compiled code: any edit to such a file gives a fresh cache, and a stale kernel is impossible.
 """
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def _source_hash() -> str:
+    """Hash of every package file that holds compiled code (mentions ``njit``)."""
     digest = hashlib.sha1()
     for path in sorted(_PACKAGE.rglob("*.py")):
-        digest.update(str(path.relative_to(_PACKAGE)).encode())
-        digest.update(path.read_bytes())
+        source = path.read_bytes()
+        if b"njit" in source:
+            digest.update(str(path.relative_to(_PACKAGE)).encode())
+            digest.update(source)
     return digest.hexdigest()[:16]
 
 

@@ -3,27 +3,33 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from analyzer.errors import AnalyzerError
 from analyzer.games.base import GameSpec
 
 #: Registered games and the package holding their ``spec.py``.
 GAMES: dict[str, str] = {
+    "twenty-two": "analyzer.games.twenty_two",
     "ninety-nine": "analyzer.games.ninety_nine",
+    "hearts2": "analyzer.games.hearts2",
+    "two-ten-jack": "analyzer.games.two_ten_jack",
+    "pitch10": "analyzer.games.pitch10",
 }
 
 _loaded: dict[str, GameSpec] = {}
 
 
 def names() -> list[str]:
-    return list(GAMES)
+    """The games whose package is present (all five once the project is complete)."""
+    return [name for name, package in GAMES.items() if importlib.util.find_spec(package) is not None]
 
 
 def get(name: str) -> GameSpec:
     """The spec of a game by its name; a clear error for an unknown one."""
     key = name.strip().lower()
-    if key not in GAMES:
-        raise AnalyzerError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
+    if key not in names():
+        raise AnalyzerError(f"unknown game {name!r} (games: {', '.join(names())})")
     if key not in _loaded:
         _loaded[key] = importlib.import_module(GAMES[key] + ".spec").SPEC
     return _loaded[key]
