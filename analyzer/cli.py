@@ -68,7 +68,10 @@ def _print_frame(frame, title: str | None = None) -> None:
             else:
                 cells.append(_fmt(value))
         table.add_row(*cells)
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)
+    console.print(table)
 
 
 def _fmt(value: Any) -> str:

@@ -39,7 +39,7 @@ def rebind(module: types.ModuleType, chain: list[str], overrides: dict[str, Call
         original = getattr(module, name)
         py = original.py_func
         clone = types.FunctionType(py.__code__, namespace, name, py.__defaults__, py.__closure__)
-        options = {k: v for k, v in original.targetoptions.items() if k != "cache"}
+        options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
         compiled[name] = njit(**options)(clone)
         namespace[name] = compiled[name]
     return compiled

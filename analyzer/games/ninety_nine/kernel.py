@@ -166,11 +166,11 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
                 err[1] = seat
                 err[2] = move
                 return
-            if tracing:
-                tr.emit(trace, EV_DECIDE, seat, move, 0, 0)
-                tr.emit_list(trace, 0, legal, n)
             rank = MOVE_RANK[move]
             slot = slot_of_rank(hands[seat], rank)
+            if tracing:
+                tr.emit(trace, EV_DECIDE, seat, move, hands[seat, slot], 0)
+                tr.emit_list(trace, 0, legal, n)
             pile[npile] = hands[seat, slot]
             npile += 1
             pile_counts[rank] += 1

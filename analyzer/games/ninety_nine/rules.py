@@ -83,11 +83,16 @@ def holds_rank(hand: np.ndarray, rank: np.int64) -> bool:
 
 @njit(cache=True)
 def slot_of_rank(hand: np.ndarray, rank: np.int64) -> np.int64:
-    """Index of the first card of ``rank`` in ``hand`` (which copy is played is immaterial)."""
+    """Index of the card of ``rank`` to play: the lowest suit held (C < D < H < S).
+
+    Suits never matter to the rules, but the record names the cards that go back into
+    the stock, so the choice is fixed and documented for referees replaying a record.
+    """
+    best = -1
     for i in range(hand.shape[0]):
-        if RANK_OF[hand[i]] == rank:
-            return i
-    return -1
+        if RANK_OF[hand[i]] == rank and (best < 0 or hand[i] < hand[best]):
+            best = i
+    return best
 
 
 @njit(cache=True, inline="always")

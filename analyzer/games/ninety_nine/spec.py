@@ -73,7 +73,8 @@ class NinetyNineSpec(GameSpec):
                                "chips": lists[TAG_CHIPS]})
             elif code == EV_DECIDE:
                 events.append({"ev": "decide", "seat": row[1], "kind": "play",
-                               "legal": [MOVE_NAMES[m] for m in lists[0]], "move": MOVE_NAMES[row[2]]})
+                               "legal": [MOVE_NAMES[m] for m in lists[0]], "move": MOVE_NAMES[row[2]],
+                               "card": token(row[3])})
             elif code == EV_PILE:
                 events.append({"ev": "pile", "total": row[1], "dir": row[2]})
             elif code == EV_DRAW:
