@@ -14,6 +14,7 @@ import typer
 
 app = typer.Typer(
     add_completion=False,
+    pretty_exceptions_enable=False,
     no_args_is_help=True,
     rich_markup_mode="markdown",
     help="""Monte Carlo strategy analyzer for card games.
@@ -206,7 +207,7 @@ def main() -> None:
     from analyzer.errors import AnalyzerError, StrategyError
 
     try:
-        app(standalone_mode=False)
+        app()
     except (AnalyzerError, CardError) as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
@@ -216,15 +217,3 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        typer.echo("aborted", err=True)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise

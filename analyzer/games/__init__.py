@@ -20,9 +20,16 @@ GAMES: dict[str, str] = {
 _loaded: dict[str, GameSpec] = {}
 
 
+def _present(package: str) -> bool:
+    try:
+        return importlib.util.find_spec(package + ".spec") is not None
+    except ModuleNotFoundError:
+        return False
+
+
 def names() -> list[str]:
     """The games whose package is present (all five once the project is complete)."""
-    return [name for name, package in GAMES.items() if importlib.util.find_spec(package) is not None]
+    return [name for name, package in GAMES.items() if _present(package)]
 
 
 def get(name: str) -> GameSpec:

@@ -1,0 +1,26 @@
+"""User strategies for the tests: one good, one illegal, one that does not compile."""
+
+from numba import njit
+
+
+@njit
+def first_legal(view, legal, n, rng):
+    return legal[0]
+
+
+@njit
+def illegal(view, legal, n, rng):
+    # 12 is "K": return it even when it is not in the hand
+    for i in range(n):
+        if legal[i] == 12:
+            return legal[i]
+    return 12 if view[3] > 30 else legal[0]
+
+
+@njit
+def broken(view, legal, n, rng):
+    return legal.no_such_attribute
+
+
+def not_jitted(view, legal, n, rng):
+    return legal[0]

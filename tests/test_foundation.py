@@ -1,0 +1,198 @@
+"""Cards, random streams, stats, and the command line (including every kind of bad input)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import cards, rng, stats
+from analyzer.cards import CardError
+
+DATA = Path(__file__).parent / "data"
+
+# ---- cards ---------------------------------------------------------------------------------
+
+
+def test_tokens_accept_ten_and_lower_case():
+    assert cards.parse_cards("TH 10h qs AS 2c HJ lj") == [
+        cards.code(8, 2), cards.code(8, 2), cards.code(10, 3), cards.code(12, 3), cards.code(0, 0),
+        cards.HIGH_JOKER, cards.LOW_JOKER]
+    assert [cards.token(c) for c in cards.parse_cards("10h qs")] == ["TH", "QS"]
+    assert all(cards.parse_card(cards.token(c)) == c for c in range(52))
+
+
+@pytest.mark.parametrize("bad", ["1H", "TX", "QSS", "", "11C", "J"])
+def test_bad_token_is_named(bad):
+    with pytest.raises(CardError, match="expected a rank"):
+        cards.parse_card(bad)
+
+
+def test_decks_reject_foreign_and_duplicate_cards():
+    with pytest.raises(CardError, match="3C is not in the 28-card hearts2 deck"):
+        cards.hearts2_deck().parse("2C 3C")
+    with pytest.raises(CardError, match="duplicate card QS"):
+        cards.standard_deck().parse("QS KS qs")
+    assert len(cards.standard_deck(2).parse("QS qs")) == 2
+    with pytest.raises(CardError, match="duplicate"):
+        cards.standard_deck(2).parse("QS qs 12S".replace("12S", "QS"))
+    assert cards.pitch_deck().size == 54 and cards.hearts2_deck().size == 28
+
+
+# ---- random streams ------------------------------------------------------------------------
+
+
+def _stream(seed, index, purpose=rng.DEAL):
+    state = np.zeros(4, dtype=np.uint64)
+    rng.seed_stream(state, np.uint64(seed), index, purpose)
+    return state
+
+
+def test_streams_differ_by_seed_index_and_purpose():
+    a = _stream(1, 0)
+    outputs = {tuple(_stream(s, i, p)) for s in (1, 2) for i in (0, 1) for p in (rng.DEAL, rng.PLAY)}
+    assert len(outputs) == 8
+    assert tuple(a) == tuple(_stream(1, 0))
+
+
+def test_randbelow_is_uniform():
+    state = _stream(5, 0)
+    n, draws = 7, 70_000
+    counts = np.bincount([rng.randbelow(state, n) for _ in range(draws)], minlength=n)
+    chi2 = ((counts - draws / n) ** 2 / (draws / n)).sum()
+    assert chi2 < 22.5  # 6 degrees of freedom: p < 0.001
+
+
+def test_lazy_draws_follow_the_previewed_shuffle():
+    state = _stream(9, 3)
+    deck = np.arange(52, dtype=np.int64)
+    preview = rng.preview_order(deck, 0, 52, state)
+    drawn = [rng.draw_lazy(deck, top, 52, state) for top in range(52)]
+    assert list(preview) == drawn and sorted(drawn) == list(range(52))
+
+
+def test_shuffle_positions_are_uniform():
+    counts = np.zeros((5, 5))
+    for i in range(20_000):
+        state = _stream(1, i)
+        deck = np.arange(5, dtype=np.int64)
+        rng.shuffle(deck, 0, 5, state)
+        counts[np.arange(5), deck] += 1
+    chi2 = ((counts - 4000) ** 2 / 4000).sum()
+    assert chi2 < 40  # 16 degrees of freedom: p < 0.001
+
+
+# ---- stats ----------------------------------------------------------------------------------
+
+
+def test_wilson_interval_against_known_values():
+    lo, hi = stats.wilson(50, 100)
+    assert math.isclose(lo, 0.4038, abs_tol=1e-4) and math.isclose(hi, 0.5962, abs_tol=1e-4)
+    lo, hi = stats.wilson(0, 10)
+    assert lo == 0 and math.isclose(hi, 0.2775, abs_tol=1e-4)
+
+
+def test_interval_covers_truth_at_about_95_percent():
+    gen = np.random.default_rng(0)
+    covered = 0
+    for _ in range(2000):
+        k = gen.binomial(200, 0.3)
+        lo, hi = stats.wilson(k, 200)
+        covered += lo <= 0.3 <= hi
+    assert 0.93 < covered / 2000 < 0.97
+
+
+def test_mean_interval_matches_numpy():
+    x = np.random.default_rng(1).normal(3, 2, 500)
+    mean, lo, hi = stats.mean_interval(x.sum(), (x * x).sum(), len(x))
+    se = x.std(ddof=1) / math.sqrt(len(x))
+    assert math.isclose(mean, x.mean()) and math.isclose(hi - mean, 1.959964 * se, rel_tol=1e-6)
+
+
+# ---- command line -----------------------------------------------------------------------------
+
+
+def test_help_lists_commands(cli):
+    code, out, _ = cli("--help")
+    assert code == 0 and "simulate" in out and "play" in out
+
+
+def test_games_and_strategies(cli):
+    code, out, _ = cli("games")
+    assert code == 0 and "ninety-nine" in out and "out_at_zero_chips" in out
+    code, out, _ = cli("strategies", "ninety-nine")
+    assert code == 0 and "heuristic" in out and "random" in out
+
+
+def test_simulate_json_out_and_plot(cli, tmp_path):
+    out, plot = tmp_path / "games.csv", tmp_path / "win.png"
+    code, text, err = cli("simulate", "ninety-nine", "--games", "300", "--seed", "2", "--seat", "0=random",
+                          "--json", "--out", out, "--plot", plot)
+    assert code == 0, err
+    summary = json.loads(text)
+    assert summary["games"] == 300 and summary["hands"] > 300
+    assert [s["strategy"] for s in summary["seats"]] == ["random", "heuristic", "heuristic"]
+    assert sum(s["wins"] for s in summary["seats"]) == 300
+    rows = pd.read_csv(out)
+    assert len(rows) == 300 and rows["hands"].sum() == summary["hands"]
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_play_writes_records(cli, tmp_path):
+    record = tmp_path / "g.jsonl"
+    code, text, err = cli("play", "ninety-nine", "--seed", "3", "--index", "2", "--games", "2", "--record", record)
+    assert code == 0, err
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [e["index"] for e in events if e["ev"] == "game"] == [2, 3]
+    assert "game over" in text
+
+
+def test_user_strategy_plays(cli):
+    code, text, err = cli("simulate", "ninety-nine", "--games", "200", "--seat",
+                          f"1={DATA / 'strategies.py'}:first_legal", "--json")
+    assert code == 0, err
+    assert json.loads(text)["strategies"][1].endswith("strategies.py:first_legal")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["simulate", "chess"], "unknown game 'chess'"),
+    (["simulate", "ninety-nine", "--seat", "0=genius"], "unknown strategy 'genius'"),
+    (["simulate", "ninety-nine", "--seat", "7=random"], "seat 7 does not exist"),
+    (["simulate", "ninety-nine", "--seat", "random"], "--seat takes SEAT=STRATEGY"),
+    (["simulate", "ninety-nine", "--seat", "0=random", "--seat", "0=heuristic"], "seat 0 is given two"),
+    (["simulate", "ninety-nine", "--rule", "jokers=2"], "unknown rule option 'jokers'"),
+    (["simulate", "ninety-nine", "--rule", "chips=many"], "rule chips takes an integer"),
+    (["simulate", "ninety-nine", "--rule", "out_at_zero_chips=maybe"], "takes true or false"),
+    (["simulate", "ninety-nine", "--players", "11"], "takes 2 to 10 players"),
+    (["simulate", "ninety-nine", "--games", "0"], "--games must be a positive integer"),
+    (["simulate", "ninety-nine", "--seed", "-1"], "seed must be an integer"),
+    (["simulate", "ninety-nine", "--workers", "99"], "--workers must be between"),
+    (["simulate", "ninety-nine", "--out", "x.txt"], "must end in .parquet or .csv"),
+    (["simulate", "ninety-nine", "--out", "/no/such/dir/x.csv"], "does not exist"),
+    (["simulate", "ninety-nine", "--seat", "1=missing.py:f"], "file missing.py not found"),
+    (["simulate", "ninety-nine", "--seat", f"1={DATA / 'strategies.py'}:nothing"], "has no function 'nothing'"),
+    (["simulate", "ninety-nine", "--seat", f"1={DATA / 'strategies.py'}:not_jitted"], "not an @njit function"),
+    (["simulate", "ninety-nine", "--seat", f"1={DATA / 'strategies.py'}:broken"], "failed to compile"),
+    (["play", "ninety-nine", "--record", "/no/such/dir/g.jsonl"], "does not exist"),
+    (["strategies", "poker"], "unknown game 'poker'"),
+])
+def test_bad_input_is_one_clear_line(cli, args, message):
+    code, out, err = cli(*args)
+    assert code != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], err
+    assert "Traceback" not in err + out
+
+
+def test_illegal_user_move_names_strategy_game_and_decision(cli, tmp_path):
+    out = tmp_path / "rows.parquet"
+    code, _, err = cli("simulate", "ninety-nine", "--games", "50", "--seat",
+                       f"2={DATA / 'strategies.py'}:illegal", "--out", out)
+    assert code == 3
+    assert "strategies.py:illegal (seat 2) returned an illegal move 'K' in game" in err
+    assert "decision" in err
+    assert not out.exists() and not list(tmp_path.iterdir()), "no half-written file"
