@@ -108,13 +108,26 @@ def shuffle(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray) -
 
 
 @njit(cache=True)
-def preview_order(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray) -> np.ndarray:
-    """The order in which lazy draws will deal ``deck[top:end]``, without advancing anything.
+def preview_into(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray,
+                 order: np.ndarray, scratch: np.ndarray) -> np.int64:
+    """Write into ``order`` the order in which lazy draws will deal ``deck[top:end]``.
 
-    Used by traced runs to write the full stock into a record while the engine goes on
-    drawing lazily from the untouched ``deck`` and ``state``.
+    Neither ``deck`` nor ``state`` moves (``scratch`` is a uint64[4] copy of the state),
+    so a traced run can put the whole stock in its record while the engine goes on
+    drawing lazily. Returns the number of cards written.
     """
-    copy = deck[top:end].copy()
-    st = state.copy()
-    shuffle(copy, 0, copy.shape[0], st)
-    return copy
+    n = end - top
+    for i in range(n):
+        order[i] = deck[top + i]
+    for j in range(4):
+        scratch[j] = state[j]
+    shuffle(order, 0, n, scratch)
+    return n
+
+
+@njit(cache=True)
+def preview_order(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray) -> np.ndarray:
+    """Allocating form of :func:`preview_into`."""
+    order = np.empty(end - top, dtype=deck.dtype)
+    preview_into(deck, top, end, state, order, np.empty(4, dtype=np.uint64))
+    return order

@@ -128,7 +128,7 @@ def hand(text: str) -> np.ndarray:
 
 def legal_names(text: str, total: int) -> set[str]:
     buf = np.zeros(15, dtype=np.int64)
-    n = R.legal_moves(hand(text), total, buf)
+    n = R.legal_moves(hand(text)[None, :], 0, total, buf)
     return {R.MOVE_NAMES[m] for m in buf[:n]}
 
 
@@ -164,17 +164,17 @@ def test_next_active_skips_players_out_both_ways():
 
 def test_heuristic_keeps_escapes_and_uses_them_last():
     buf = np.zeros(15, dtype=np.int64)
-    h = hand("KS 9D 5C")
-    n = R.legal_moves(h, 40, buf)
-    assert R.MOVE_NAMES[S.heuristic_move(h, 40, buf, n)] == "5"
-    h = hand("KS 9D QC")
-    n = R.legal_moves(h, 95, buf)
-    assert R.MOVE_NAMES[S.heuristic_move(h, 95, buf, n)] == "K"   # two escapes: K first
-    h = hand("KS 9D QC")
-    n = R.legal_moves(h, 95, buf)
-    h2 = hand("9S 2D QC")
-    n2 = R.legal_moves(h2, 98, buf)
-    assert R.MOVE_NAMES[S.heuristic_move(h2, 98, buf, n2)] == "9"
+    h = hand("KS 9D 5C")[None, :]
+    n = R.legal_moves(h, 0, 40, buf)
+    assert R.MOVE_NAMES[S.heuristic_move(h, 0, 40, buf, n)] == "5"
+    h = hand("KS 9D QC")[None, :]
+    n = R.legal_moves(h, 0, 95, buf)
+    assert R.MOVE_NAMES[S.heuristic_move(h, 0, 95, buf, n)] == "K"   # two escapes: K first
+    h = hand("KS 9D QC")[None, :]
+    n = R.legal_moves(h, 0, 95, buf)
+    h2 = hand("9S 2D QC")[None, :]
+    n2 = R.legal_moves(h2, 0, 98, buf)
+    assert R.MOVE_NAMES[S.heuristic_move(h2, 0, 98, buf, n2)] == "9"
 
 
 def test_rules_defaults_depend_on_players():

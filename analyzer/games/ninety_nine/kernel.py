@@ -39,7 +39,7 @@ from analyzer.games.ninety_nine.rules import (
     total_after,
 )
 from analyzer.jit import njit, prange
-from analyzer.rng import DEAL, PLAY, draw_lazy, preview_order, randbelow, seed_stream
+from analyzer.rng import DEAL, PLAY, draw_lazy, preview_into, randbelow, seed_stream
 
 # trace event codes
 EV_DEAL, EV_DECIDE, EV_PILE, EV_DRAW, EV_RESHUFFLE, EV_BUST, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7, 8
@@ -78,18 +78,18 @@ def fill_view(view, seat, dealer, total, direction, stock_left, hand, pile_count
         view[V_ACTIVE + s] = 1 if active[s] else 0
 
 
-@njit(cache=True)
-def choose_move(strat, seat, hand, total, legal, n, rng, view):
+@njit(cache=True, inline="always")
+def choose_move(strat, seat, hands, total, legal, n, rng, view):
     """The move of ``seat``'s strategy (built-in by id, or a user slot)."""
     sid = strat[seat, 0]
     if sid == st.RANDOM:
         return st.random_move(legal, n, rng)
     if sid == st.HEURISTIC:
-        return st.heuristic_move(hand, total, legal, n)
+        return st.heuristic_move(hands, seat, total, legal, n)
     return user_strategy(-1 - sid, view, legal, n, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_in(move, legal, n):
     for i in range(n):
         if legal[i] == move:
@@ -97,15 +97,13 @@ def is_in(move, legal, n):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    hands, stock, pile, chips, active, legal, view = ws
+    hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch = ws
     players = params[P_PLAYERS]
     ncards = 52 * params[P_DECKS]
     out_at_zero = params[P_OUT_AT_ZERO] != 0
-    deal_rng = np.empty(4, dtype=np.uint64)
-    play_rng = np.empty(4, dtype=np.uint64)
     seed_stream(deal_rng, seed, index, DEAL)
     seed_stream(play_rng, seed, index, PLAY)
     has_user = False
@@ -117,8 +115,6 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
     out[:] = 0
     err[0] = -1
     nbase = 3 + players  # winners, hands, decisions, scores
-    pile_counts = np.zeros(13, dtype=np.int64)
-    position = np.zeros(players, dtype=np.int64)
     nactive = players
     dealer = randbelow(deal_rng, players)
     rounds = 0
@@ -146,19 +142,18 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
             for p in range(players):
                 if active[p]:
                     tr.emit_list(trace, p, hands[p], 3)
-            order = preview_order(stock, top, end, deal_rng)
-            tr.emit_list(trace, TAG_STOCK, order, order.shape[0])
+            tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, end, deal_rng, order, scratch))
             tr.emit_list(trace, TAG_CHIPS, chips, players)
         total, direction, npile = 0, 1, 0
         pile_counts[:] = 0
         seat = next_active(dealer, 1, active)
         while True:
-            n = legal_moves(hands[seat], total, legal)
+            n = legal_moves(hands, seat, total, legal)
             if n == 0:
                 break
             if has_user and strat[seat, 0] < 0:
                 fill_view(view, seat, dealer, total, direction, end - top, hands[seat], pile_counts, chips, active)
-            move = choose_move(strat, seat, hands[seat], total, legal, n, play_rng, view)
+            move = choose_move(strat, seat, hands, total, legal, n, play_rng, view)
             decisions += 1
             # built-ins pick from ``legal`` by construction; only user moves are checked
             if strat[seat, 0] < 0 and not is_in(move, legal, n):
@@ -167,7 +162,7 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
                 err[2] = move
                 return
             rank = MOVE_RANK[move]
-            slot = slot_of_rank(hands[seat], rank)
+            slot = slot_of_rank(hands, seat, rank)
             if tracing:
                 tr.emit(trace, EV_DECIDE, seat, move, hands[seat, slot], 0)
                 tr.emit_list(trace, 0, legal, n)
@@ -189,8 +184,7 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
                 npile = 1
                 if tracing:
                     tr.emit(trace, EV_RESHUFFLE, 0, 0, 0, 0)
-                    order = preview_order(stock, top, end, deal_rng)
-                    tr.emit_list(trace, TAG_STOCK, order, order.shape[0])
+                    tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, end, deal_rng, order, scratch))
             hands[seat, slot] = draw_lazy(stock, top, end, deal_rng)
             top += 1
             if tracing:
@@ -235,7 +229,10 @@ def workspace(params):
     return (np.zeros((players, 3), dtype=np.int64), np.zeros(ncards, dtype=np.int64),
             np.zeros(ncards, dtype=np.int64), np.zeros(players, dtype=np.int64),
             np.zeros(players, dtype=np.bool_), np.zeros(15, dtype=np.int64),
-            np.zeros(VIEW_SIZE, dtype=np.int64))
+            np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(13, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+            np.zeros(4, dtype=np.uint64), np.zeros(ncards, dtype=np.int64),
+            np.zeros(4, dtype=np.uint64))
 
 
 @njit(cache=True)

@@ -52,16 +52,17 @@ def is_legal(total: np.int64, move: np.int64) -> bool:
     return total_after(total, move) <= LIMIT
 
 
-@njit(cache=True)
-def legal_moves(hand: np.ndarray, total: np.int64, legal: np.ndarray) -> np.int64:
-    """Write the distinct legal move codes of ``hand`` (card codes) into ``legal``.
+@njit(cache=True, inline="always")
+def legal_moves(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.ndarray) -> np.int64:
+    """Write the distinct legal move codes of ``hands[seat]`` (card codes) into ``legal``.
 
     Returns how many; 0 means the player goes over. Codes come out in hand order.
+    (Hands are passed whole with the seat: a row view per call costs reference counting.)
     """
     n = 0
     seen = 0
-    for i in range(hand.shape[0]):
-        rank = RANK_OF[hand[i]]
+    for i in range(hands.shape[1]):
+        rank = RANK_OF[hands[seat, i]]
         if seen & (1 << rank):
             continue
         seen |= 1 << rank
@@ -81,16 +82,16 @@ def holds_rank(hand: np.ndarray, rank: np.int64) -> bool:
     return False
 
 
-@njit(cache=True)
-def slot_of_rank(hand: np.ndarray, rank: np.int64) -> np.int64:
+@njit(cache=True, inline="always")
+def slot_of_rank(hands: np.ndarray, seat: np.int64, rank: np.int64) -> np.int64:
     """Index of the card of ``rank`` to play: the lowest suit held (C < D < H < S).
 
     Suits never matter to the rules, but the record names the cards that go back into
     the stock, so the choice is fixed and documented for referees replaying a record.
     """
     best = -1
-    for i in range(hand.shape[0]):
-        if RANK_OF[hand[i]] == rank and (best < 0 or hand[i] < hand[best]):
+    for i in range(hands.shape[1]):
+        if RANK_OF[hands[seat, i]] == rank and (best < 0 or hands[seat, i] < hands[seat, best]):
             best = i
     return best
 

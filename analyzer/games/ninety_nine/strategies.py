@@ -41,13 +41,13 @@ def is_escape_rank(rank: np.int64) -> bool:
     return rank == RANK_KING or rank == RANK_FOUR or rank == RANK_NINE or rank == RANK_TEN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_move(legal: np.ndarray, n: np.int64, rng: np.ndarray) -> np.int64:
     return legal[randbelow(rng, n)]
 
 
 @njit(cache=True)
-def heuristic_move(hand: np.ndarray, total: np.int64, legal: np.ndarray, n: np.int64) -> np.int64:
+def heuristic_move(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.ndarray, n: np.int64) -> np.int64:
     best_safe, best_safe_total = -1, -1
     best_over, best_over_total = -1, 1000
     for i in range(n):
@@ -66,8 +66,8 @@ def heuristic_move(hand: np.ndarray, total: np.int64, legal: np.ndarray, n: np.i
         return best_over
     # only escapes are legal
     escapes = 0
-    for i in range(hand.shape[0]):
-        if is_escape_rank(RANK_OF[hand[i]]):
+    for i in range(hands.shape[1]):
+        if is_escape_rank(RANK_OF[hands[seat, i]]):
             escapes += 1
     has = 0
     for i in range(n):
