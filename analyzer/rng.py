@@ -2,8 +2,8 @@
 
 Game ``i`` of a run with seed ``s`` seeds its own xoshiro256** states from splitmix64 of
 ``(s, i, purpose)``, so a game's randomness never depends on chunking, threads, processes
-or machines. Each game uses two streams: ``DEAL`` for shuffles and the first dealer, and
-``PLAY`` for strategy coin flips. Keeping them apart means a traced run can preview a
+or machines. Each game uses at least two streams: ``DEAL`` for shuffles and the first
+dealer (or, per hand, ``hand_purpose(k)``), and ``PLAY`` for strategy coin flips. Keeping them apart means a traced run can preview a
 whole shuffle without disturbing the strategies, and decision evaluation can replay the
 same deals under different choices (common random numbers).
 
@@ -18,6 +18,8 @@ from analyzer.jit import njit
 
 DEAL = 0
 PLAY = 1
+#: purposes from HAND on are per-hand deal streams: ``hand_stream(k)`` for hand k (1-based)
+HAND = 16
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -47,6 +49,17 @@ def seed_stream(state: np.ndarray, seed: np.uint64, index: np.int64, purpose: np
     for j in range(4):
         x += _GOLDEN
         state[j] = _mix(x)
+
+
+@njit(cache=True, inline="always")
+def hand_purpose(hand: np.int64) -> np.int64:
+    """Purpose of the deal stream of hand ``hand`` (1-based).
+
+    Games whose number of draws per hand depends on play (Ninety-Nine, Twenty-Two) seed a
+    fresh deal stream for each hand: then hand k of game i is dealt the same cards
+    whatever happened before, which is what duplicate deals and paired comparisons need.
+    """
+    return HAND + hand
 
 
 @njit(cache=True, inline="always")

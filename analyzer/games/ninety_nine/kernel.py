@@ -4,7 +4,7 @@ and the same game with the trace buffer on.
 Arrays a game reads and writes (allocated once per block of games, see ``Workspace``):
     hands   int64[P, 3]   card codes (``id % 52``) held by each seat
     stock   int64[52*D]   the stock; ``stock[top:end]`` is still to be drawn, lazily
-                          shuffled from the game's DEAL stream (rng.draw_lazy)
+                          shuffled from the round's deal stream (rng.draw_lazy)
     pile    int64[52*D]   cards on the pile this round, oldest first
     chips   int64[P], active bool[P]
     legal   int64[15]     legal move codes of the current decision
@@ -39,7 +39,7 @@ from analyzer.games.ninety_nine.rules import (
     total_after,
 )
 from analyzer.jit import njit, prange
-from analyzer.rng import DEAL, PLAY, draw_lazy, preview_into, randbelow, seed_stream
+from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, preview_into, randbelow, seed_stream
 
 # trace event codes
 EV_DEAL, EV_DECIDE, EV_PILE, EV_DRAW, EV_RESHUFFLE, EV_BUST, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7, 8
@@ -127,6 +127,9 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
             position[s] = k
             out[nbase + 2 * players + k] += 1  # rounds_pos_k
             s = next_active(s, 1, active)
+        # each round shuffles from its own stream: round k of game i is dealt alike whatever
+        # happened before (duplicate deals across strategy permutations)
+        seed_stream(deal_rng, seed, index, hand_purpose(rounds))
         for d in range(0, ncards, 52):  # all cards gathered: codes 0..51 once per deck
             for c in range(52):
                 stock[d + c] = c

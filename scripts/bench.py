@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Benchmark every game and strategy pair: hands per second on one core and on all cores,
+games per second, cold and warm compile time, and the wall time of the CLI for 1M hands.
+
+    python scripts/bench.py                      # all games, prints a Markdown table
+    python scripts/bench.py --game ninety-nine   # one game
+    python scripts/bench.py --update-readme      # also rewrite the table in README.md
+    python scripts/bench.py --memory             # peak memory of 10k vs 10M games (slow)
+
+Timings are wall-clock on whatever else the machine is doing: run it on a quiet machine.
+Nothing here is asserted in tests (DEVELOPERS.md: performance is measured, not asserted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analyzer import api  # noqa: E402
+from analyzer import games as registry  # noqa: E402
+from analyzer.runner import available_cores  # noqa: E402
+
+PAIRS = ("random", "heuristic")
+TARGET_SECONDS = 2.0
+
+
+def rate(game: str, strategy: str, workers: int, players: int | None) -> tuple[float, float, float]:
+    """(hands/s, games/s, hands per game) for a run of about TARGET_SECONDS, best of two."""
+    spec = registry.get(game)
+    p = players or spec.default_players
+    seats = [strategy] * p
+    probe = api.simulate(game, games=200, seed=1, players=p, seats=seats, workers=workers)
+    per_game = probe.hands / probe.games
+    games = 1000
+    while True:
+        s = api.simulate(game, games=games, seed=1, players=p, seats=seats, workers=workers)
+        if s.elapsed > 0.5 or games >= 50_000_000:
+            break
+        games *= 4
+    games = max(1000, int(games * TARGET_SECONDS / max(s.elapsed, 1e-3)))
+    best = None
+    for seed in (2, 3):
+        s = api.simulate(game, games=games, seed=seed, players=p, seats=seats, workers=workers)
+        value = (s.hands / s.elapsed, s.games / s.elapsed)
+        best = value if best is None or value[0] > best[0] else best
+    return best[0], best[1], per_game
+
+
+def timed_subprocess(code: str, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
+    return time.perf_counter() - started
+
+
+def compile_times(game: str) -> tuple[float, float]:
+    """(cold, warm) seconds for a fresh process to import, compile or load, and play 10 games."""
+    code = (f"from analyzer import api; api.simulate({game!r}, games=10, seed=1, seats={{0: 'random'}})")
+    with tempfile.TemporaryDirectory() as cache:
+        cold = timed_subprocess(code, {**os.environ, "NUMBA_CACHE_DIR": cache})
+    timed_subprocess(code, dict(os.environ))  # make sure the normal cache is filled
+    warm = timed_subprocess(code, dict(os.environ))
+    return cold, warm
+
+
+def cli_wall(game: str, hands_per_game: float, hands: int = 1_000_000) -> float:
+    games = max(1, int(hands / hands_per_game))
+    started = time.perf_counter()
+    subprocess.run([str(Path(sys.executable).parent / "analyzer"), "simulate", game, "--games", str(games),
+                    "--seed", "1", "--json"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def peak_memory_mb(game: str, games: int) -> float:
+    out = subprocess.run(
+        ["/usr/bin/env", "python3", "-c",
+         "import resource, subprocess, sys;"
+         f"subprocess.run([{str(Path(sys.executable).parent / 'analyzer')!r}, 'simulate', {game!r}, '--games', '{games}', '--json'],"
+         " stdout=subprocess.DEVNULL, check=True);"
+         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"],
+        check=True, capture_output=True, text=True)
+    return int(out.stdout.strip()) / 1024
+
+
+def table(rows: list[dict]) -> str:
+    head = ("| game | players | strategies | hands/s 1 core | hands/s all cores | speed-up | games/s "
+            "(all cores) | cold start s | warm start s | CLI 1M hands s |\n"
+            "|---|---|---|---|---|---|---|---|---|---|\n")
+    body = "".join(
+        f"| {r['game']} | {r['players']} | {r['strategy']} | {r['one']:,.0f} | {r['all']:,.0f} | "
+        f"{r['all'] / r['one']:.2f}x | {r['games']:,.0f} | {r['cold']:.1f} | {r['warm']:.2f} | {r['cli']:.1f} |\n"
+        for r in rows)
+    cpu = platform.processor() or platform.machine()
+    return (f"Measured {dt.date.today().isoformat()} on {available_cores()} cores ({cpu}), "
+            f"Python {platform.python_version()}; cold/warm start = a new process importing, "
+            "compiling (or loading from cache) and playing 10 games.\n\n" + head + body)
+
+
+def update_readme(text: str) -> None:
+    readme = ROOT / "README.md"
+    content = readme.read_text()
+    new = re.sub(r"(<!-- bench:start -->\n).*?(<!-- bench:end -->)", lambda m: m.group(1) + text + m.group(2),
+                 content, flags=re.S)
+    readme.write_text(new)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--update-readme", action="store_true")
+    parser.add_argument("--memory", action="store_true", help="peak RSS of 10k vs 10M games of ninety-nine")
+    args = parser.parse_args()
+    rows = []
+    cores = available_cores()
+    for game in args.game or registry.names():
+        spec = registry.get(game)
+        cold, warm = compile_times(game)
+        for strategy in PAIRS:
+            one, _, per_game = rate(game, strategy, 1, None)
+            every, games_per_s, _ = rate(game, strategy, cores, None)
+            cli = cli_wall(game, per_game) if strategy == "heuristic" else float("nan")
+            row = dict(game=game, players=spec.default_players, strategy=f"all {strategy}", one=one,
+                       all=every, games=games_per_s, cold=cold, warm=warm, cli=cli)
+            rows.append(row)
+            print(f"{game:14s} {strategy:10s} 1 core {one:12,.0f} hands/s   {cores} cores {every:12,.0f} "
+                  f"({every / one:.2f}x)   cold {cold:.1f}s warm {warm:.2f}s", flush=True)
+    text = table(rows).replace("| nan |", "| - |")
+    print()
+    print(text)
+    if args.memory:
+        small, large = peak_memory_mb("ninety-nine", 10_000), peak_memory_mb("ninety-nine", 10_000_000)
+        print(f"peak memory: 10k games {small:.0f} MB, 10M games {large:.0f} MB (difference {large - small:.0f} MB)")
+    if args.update_readme:
+        update_readme(text)
+
+
+if __name__ == "__main__":
+    main()
