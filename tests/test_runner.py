@@ -1,0 +1,42 @@
+"""The runner: chunking, running sums, Ctrl-C, and flat memory by construction."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.runner import run_games
+from analyzer.stats import Accumulator
+
+
+def fake_kernel(calls: list[int], interrupt_at: int | None = None):
+    """A stand-in kernel: game g gets winners mask 1 << (g % 2) and g as its hand count."""
+
+    def kernel(seed, start, params, strat, out, err, nblocks):
+        calls.append(out.shape[0])
+        if interrupt_at is not None and len(calls) == interrupt_at:
+            raise KeyboardInterrupt
+        idx = np.arange(start, start + out.shape[0])
+        out[:, 0] = 1 << (idx % 2)
+        out[:, 1] = idx
+        out[:, 2] = 1
+
+    return kernel
+
+
+def test_chunks_fold_into_running_sums():
+    calls: list[int] = []
+    acc = Accumulator(["winners", "hands", "decisions"], players=2)
+    result = run_games(fake_kernel(calls), 1, 1000, np.zeros(1, np.int64), np.zeros((2, 4), np.int64),
+                       acc, workers=1, chunk=300)
+    assert calls == [300, 300, 300, 100]
+    assert result.games == 1000 and not result.interrupted
+    assert acc.n == 1000 and list(acc.wins) == [500, 500]
+    assert acc.col("hands")[0] == sum(range(1000))
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_what_was_done():
+    calls: list[int] = []
+    acc = Accumulator(["winners", "hands", "decisions"], players=2)
+    result = run_games(fake_kernel(calls, interrupt_at=3), 1, 1000, np.zeros(1, np.int64),
+                       np.zeros((2, 4), np.int64), acc, workers=1, chunk=300)
+    assert result.interrupted and result.games == 600 and acc.n == 600
