@@ -25,6 +25,7 @@ Examples:
     analyzer strategies ninety-nine
     analyzer simulate ninety-nine --games 100000 --seed 7 --seat 0=random
     analyzer play ninety-nine --seed 7 --index 3 --record game3.jsonl
+    analyzer compare ninety-nine heuristic random --until-significant
 """,
 )
 
@@ -199,6 +200,92 @@ def play(
     if not quiet:
         for events in played:
             typer.echo(api.replay_text(game, events))
+
+
+@app.command()
+def compare(
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    strategy: Optional[List[str]] = typer.Argument(None, help="Two or more built-in strategies to compare."),
+    n_games: int = typer.Option(10_000, "--games", "-n", help="Deals to play (each under every seating)."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Run seed."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP + " Repeat a name with other values for a variant study."),
+    seat: Optional[List[str]] = typer.Option(None, "--seat", help="Variant studies: " + SEAT_HELP),
+    until_significant: bool = typer.Option(False, "--until-significant", help="Stop once every difference is decided (sequential test)."),
+    alpha: float = typer.Option(0.05, "--alpha", help="Overall error rate of the test."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    csv: Optional[str] = typer.Option(None, "--csv", help="Write the main table to FILE.csv."),
+    plot: Optional[str] = typer.Option(None, "--plot", help="Save a figure to FILE.png (error bars; heat map for 3+)."),
+) -> None:
+    """Which strategy is better, by how much, and how sure are we? (duplicate deals)
+
+    Every deal is replayed with the strategies permuted over the seats, so the luck of the
+    cards cancels. Repeating a `--rule` name with different values runs a rule-variant study
+    instead: the same strategies on the same random streams under each variant.
+
+    Examples:
+
+        analyzer compare hearts2 heuristic random --games 1000000
+        analyzer compare ninety-nine heuristic random --until-significant --games 10000000
+        analyzer compare ninety-nine random heuristic random --plot round-robin.png
+        analyzer compare ninety-nine --rule out_at_zero_chips=false --rule out_at_zero_chips=true
+    """
+    from analyzer import compare as cmp
+    from analyzer.errors import AnalyzerError
+    from analyzer.strategies import parse_seat_args
+
+    for path in filter(None, (csv, plot)):
+        from analyzer.io import check_writable
+
+        check_writable(path)
+    items = _rule_items(rule)
+    grid = cmp.rule_grid(items)
+    progress = sys.stderr.isatty() and not as_json
+    if len(grid) > 1:
+        if strategy:
+            raise AnalyzerError("give either strategies to compare or a rule grid (use --seat for the strategies of a variant study)")
+        result = cmp.variants(game, grid, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
+                              workers=workers, progress=progress)
+        main_table = result.tables["variants"]
+    else:
+        if seat:
+            raise AnalyzerError("--seat is for variant studies; name the strategies to compare as arguments")
+        result = cmp.compare(game, list(strategy or []), games=n_games, seed=seed, players=players,
+                             rules=grid[0], workers=workers, until_significant=until_significant,
+                             alpha=alpha, progress=progress)
+        main_table = result.tables["pairs"]
+    if csv:
+        from analyzer.io import write_text
+
+        write_text(csv, main_table.to_csv(index=False))
+    if plot:
+        from analyzer import plots
+
+        (plots.variants_plot if len(grid) > 1 else plots.comparison_plot)(result, plot)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        typer.echo(f"{result.game}: {result.games:,} deals, seed {result.seed}, {result.elapsed:.2f} s")
+        if getattr(result, "stopped_early", False):
+            typer.echo(f"stopped early: every difference decided at overall error rate {alpha}")
+        for name, table in result.tables.items():
+            _print_frame(table, name)
+    if result.interrupted:
+        typer.echo(f"interrupted after {result.games:,} deals", err=True)
+        raise typer.Exit(130)
+
+
+def _rule_items(items: list[str] | None) -> list[tuple[str, str]]:
+    from analyzer.errors import AnalyzerError
+
+    pairs = []
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise AnalyzerError(f"--rule takes NAME=VALUE like target=50, not {item!r}")
+        pairs.append((key.strip(), value.strip()))
+    return pairs
 
 
 def main() -> None:

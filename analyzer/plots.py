@@ -7,13 +7,7 @@ from pathlib import Path
 
 def win_rate_plot(summary, path: str | Path) -> None:
     """Win rate per seat with 95% intervals, saved atomically as PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from analyzer.io import atomic_path
-
+    plt = _pyplot()
     seats = summary.tables["seats"]
     labels = [f"seat {s}\n{name}" for s, name in zip(seats["seat"], seats["strategy"])]
     rate = seats["win_rate"].to_numpy()
@@ -22,10 +16,91 @@ def win_rate_plot(summary, path: str | Path) -> None:
     ax.bar(labels, rate, yerr=err, capsize=6, color="#4C72B0", alpha=0.85, label="win rate (95% CI)")
     ax.axhline(1 / len(labels), color="grey", linestyle="--", linewidth=1, label="equal share")
     ax.set_ylabel("win rate (share of games)")
-    ax.set_title(f"{summary.game}: win rate by seat ({summary.games:,} games, seed {summary.seed})")
+    ax.set_title(f"{summary.game}: win rate by seat\n({summary.games:,} games, seed {summary.seed})", fontsize=10)
     ax.set_ylim(0, min(1.0, max(rate.max() * 1.35, 0.1)))
     ax.legend(loc="upper right", fontsize=8)
+    _save(fig, path)
+
+
+def _save(fig, path) -> None:
+    import matplotlib.pyplot as plt
+
+    from analyzer.io import atomic_path
+
     fig.tight_layout()
     with atomic_path(path) as tmp:
         fig.savefig(tmp, format="png")
     plt.close(fig)
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def comparison_plot(result, path: str | Path) -> None:
+    """Two strategies: win rates with 95% error bars. More: a heat map of pairwise win rates."""
+    plt = _pyplot()
+    pairs = result.tables["pairs"]
+    names = result.strategies
+    if len(names) == 2:
+        row = pairs.iloc[0]
+        rates = [row["win_rate"], row["opponent_win_rate"]]
+        err = [[row["win_rate"] - row["win_rate_lo"], row["opponent_win_rate"] - row["opponent_win_rate_lo"]],
+               [row["win_rate_hi"] - row["win_rate"], row["opponent_win_rate_hi"] - row["opponent_win_rate"]]]
+        fig, ax = plt.subplots(figsize=(5, 4.2), dpi=120)
+        ax.bar(names, rates, yerr=err, capsize=8, color=["#4C72B0", "#DD8452"], label="share of wins (95% CI)")
+        ax.axhline(0.5, color="grey", linestyle="--", linewidth=1, label="equal strength")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("share of wins on duplicate deals")
+        ax.set_title(f"{result.game}: {names[0]} vs {names[1]}\n({result.games:,} deals, p = {row['p_value']:.2g})")
+        ax.legend(loc="upper right", fontsize=8)
+    else:
+        import numpy as np
+
+        n = len(names)
+        grid = np.full((n, n), np.nan)
+        for _, row in pairs.iterrows():
+            i, j = names.index(row["strategy"]), names.index(row["opponent"])
+            grid[i, j], grid[j, i] = row["win_rate"], row["opponent_win_rate"]
+        fig, ax = plt.subplots(figsize=(1.8 + 1.1 * n, 1.4 + 1.0 * n), dpi=120)
+        image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    ax.text(j, i, f"{grid[i, j]:.3f}", ha="center", va="center", fontsize=9)
+        ax.set_xticks(range(n), names, rotation=30, ha="right")
+        ax.set_yticks(range(n), names)
+        ax.set_xlabel("opponent")
+        ax.set_ylabel("strategy")
+        ax.set_title(f"{result.game}: share of wins, row vs column\n({result.games:,} duplicate deals)", fontsize=10)
+        fig.colorbar(image, ax=ax, label="share of wins")
+    _save(fig, path)
+
+
+def variants_plot(study, path: str | Path) -> None:
+    """Win rate by seat under each variant, with 95% error bars."""
+    import numpy as np
+
+    plt = _pyplot()
+    frame = study.tables["variants"]
+    players = len(study.strategies)
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.5 + 0.9 * players * len(frame)), 4.4), dpi=120)
+    width = 0.8 / len(frame)
+    for v, (_, row) in enumerate(frame.iterrows()):
+        x = np.arange(players) + v * width
+        rate = np.array([row[f"win_rate_{s}"] for s in range(players)])
+        lo = np.array([row[f"win_rate_{s}_lo"] for s in range(players)])
+        hi = np.array([row[f"win_rate_{s}_hi"] for s in range(players)])
+        ax.bar(x, rate, width, yerr=[rate - lo, hi - rate], capsize=4, label=row["variant"])
+    ax.set_xticks(np.arange(players) + width * (len(frame) - 1) / 2,
+                  [f"seat {s}\n{name}" for s, name in enumerate(study.strategies)])
+    ax.set_ylabel("win rate (share of games)")
+    ax.set_title(f"{study.game}: win rate by seat under each rule variant\n"
+                 f"({study.games:,} games each, same random streams)", fontsize=10)
+    ax.legend(fontsize=8)
+    _save(fig, path)

@@ -1,0 +1,382 @@
+"""Strategy tournaments on duplicate deals, and rule-variant studies.
+
+**Duplicate deals.** Every game index is played once per *arrangement* of the strategies
+over the seats, from the same ``(seed, index)`` streams, so each arrangement sees the same
+cards and the luck of the deal cancels in the paired difference. For a pair of strategies
+X, Y in a P-seat game the arrangements are the rotations of the alternating seating
+X Y X Y ... and of its complement (deduplicated): every seat hosts each strategy equally
+often, partnership games (seats 0+2 against 1+3) pair strategies by team, and under equal
+strength X's expected share of the wins is exactly 1/2.
+
+**Per-deal statistics.** For deal g, ``d_g`` is X's share of the wins averaged over the
+arrangements (a shared win counts fractionally). The win rate of X is the mean of ``d_g``,
+the paired difference X - Y is the mean of ``2 d_g - 1``, both with standard errors from the
+variance between deals. The unpaired standard error (games treated as independent) is
+reported too: pairing is worth it when it is smaller.
+
+**Sequential stopping** (``until_significant``): the test is looked at after 1,000 deals and
+then each time the number of deals doubles, up to the budget; with L possible looks each
+uses the level alpha/L (Bonferroni), so the overall false-decision rate is at most alpha.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from analyzer import api
+from analyzer.errors import AnalyzerError
+from analyzer.runner import Progress, set_workers
+from analyzer.stats import Z95, mean_interval, wilson
+
+FIRST_LOOK = 1000
+
+
+def arrangements(players: int, x: int, y: int) -> list[list[int]]:
+    """Balanced seatings of strategies ``x`` and ``y`` (see module docstring)."""
+    pattern = [x if s % 2 == 0 else y for s in range(players)]
+    complement = [y if v == x else x for v in pattern]
+    seatings: list[list[int]] = []
+    for base in (pattern, complement):
+        for r in range(players):
+            rotated = base[r:] + base[:r]
+            if rotated not in seatings:
+                seatings.append(rotated)
+    return seatings
+
+
+def normal_p_value(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2)) if math.isfinite(z) else float("nan")
+
+
+@dataclass
+class Moments:
+    """Running sum and sum of squares of a per-deal (or per-game) quantity."""
+
+    n: int = 0
+    s: float = 0.0
+    sq: float = 0.0
+
+    def add(self, values: np.ndarray) -> None:
+        self.n += values.size
+        self.s += float(values.sum())
+        self.sq += float((values * values).sum())
+
+    def interval(self) -> tuple[float, float, float]:
+        return mean_interval(self.s, self.sq, self.n)
+
+    def se(self) -> float:
+        mean, lo, hi = self.interval()
+        return (hi - mean) / Z95 if self.n > 1 else float("nan")
+
+
+@dataclass
+class Arm:
+    """One way of playing every deal: a kernel, its rule parameters and strategy array."""
+
+    run_chunk: Callable
+    params: np.ndarray
+    strat: np.ndarray
+    ncols: int
+    seating: list[int] = field(default_factory=list)
+
+
+def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, list[np.ndarray]], bool],
+             workers: int | None, progress: bool, label: str, boundaries: list[int] | None = None
+             ) -> tuple[int, float, bool]:
+    """Play games 0..n-1 under every arm, chunk by chunk, on the same streams.
+
+    Chunks never straddle a value of ``boundaries`` (the looks of a sequential test).
+    ``on_chunk(done, rows_per_arm)`` folds the rows; returning True stops early.
+    Returns (games played, seconds, interrupted).
+    """
+    threads = set_workers(workers)
+    bar = Progress(n_games, label, progress)
+    started = time.perf_counter()
+    done, size, interrupted = 0, 2000, False
+    stops = sorted(set(boundaries or []) | {n_games})
+    try:
+        while done < n_games:
+            n = min(size, next(b for b in stops if b > done) - done)
+            t0 = time.perf_counter()
+            rows = []
+            for arm in arms:
+                out = np.zeros((n, arm.ncols), dtype=np.int64)
+                err = np.full((n, 4), -1, dtype=np.int64)
+                arm.run_chunk(np.uint64(seed), np.int64(done), arm.params, arm.strat, out, err,
+                              np.int64(min(n, 4 * threads)))
+                rows.append(out)
+            done += n
+            bar.update(done)
+            if on_chunk(done, rows):
+                break
+            size = int(min(1 << 17, max(1000, n / max(time.perf_counter() - t0, 1e-6) * 0.25)))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    return done, time.perf_counter() - started, interrupted
+
+
+def _popcount(mask: np.ndarray, players: int) -> np.ndarray:
+    count = np.zeros(mask.shape, dtype=np.float64)
+    for s in range(players):
+        count += (mask >> s) & 1
+    return count
+
+
+@dataclass
+class PairStats:
+    x: int
+    y: int
+    arms: list[Arm]
+    share: Moments = field(default_factory=Moments)       # per deal
+    single: Moments = field(default_factory=Moments)      # per game (unpaired)
+    margin: Moments = field(default_factory=Moments)      # per deal
+    hands: Moments = field(default_factory=Moments)       # per game
+
+    def fold(self, rows: list[np.ndarray], players: int) -> np.ndarray:
+        shares, margins = [], []
+        for arm, out in zip(self.arms, rows):
+            x_mask = sum(1 << s for s, v in enumerate(arm.seating) if v == self.x)
+            winners = out[:, 0]
+            shares.append(_popcount(winners & x_mask, players) / np.maximum(_popcount(winners, players), 1))
+            scores = out[:, 3:3 + players].astype(np.float64)
+            is_x = np.array([v == self.x for v in arm.seating])
+            margins.append(scores[:, is_x].mean(axis=1) - scores[:, ~is_x].mean(axis=1))
+            self.hands.add(out[:, 1].astype(np.float64))
+        per_game = np.stack(shares)
+        per_deal = per_game.mean(axis=0)
+        self.share.add(per_deal)
+        self.single.add(per_game.ravel())
+        self.margin.add(np.stack(margins).mean(axis=0))
+        return per_deal
+
+    def z(self) -> float:
+        mean, _, _ = self.share.interval()
+        se = self.share.se()
+        return (mean - 0.5) / se if se > 0 else (0.0 if mean == 0.5 else float("inf"))
+
+
+@dataclass
+class Comparison:
+    game: str
+    rules: dict[str, Any]
+    seed: int
+    strategies: list[str]
+    games: int
+    elapsed: float
+    interrupted: bool
+    stopped_early: bool
+    alpha: float
+    tables: dict[str, pd.DataFrame]
+
+    def to_dict(self) -> dict[str, Any]:
+        return api._clean({
+            "game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
+            "deals": self.games, "elapsed_s": round(self.elapsed, 3), "interrupted": self.interrupted,
+            "stopped_early": self.stopped_early, "alpha": self.alpha,
+            **{k: v.to_dict(orient="records") for k, v in self.tables.items()},
+        })
+
+
+def _looks(n_games: int) -> list[int]:
+    looks, n = [], FIRST_LOOK
+    while n < n_games:
+        looks.append(n)
+        n *= 2
+    return looks + [n_games]
+
+
+def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0, players: int | None = None,
+            rules: dict[str, Any] | None = None, workers: int | None = None, until_significant: bool = False,
+            alpha: float = 0.05, progress: bool = False) -> Comparison:
+    """Compare strategies on duplicate deals (two: a paired test; more: a round robin)."""
+    if len(strategies) < 2:
+        raise AnalyzerError("compare needs at least two strategies")
+    if games < 1:
+        raise AnalyzerError(f"--games must be a positive integer, not {games}")
+    if not 0 < alpha < 1:
+        raise AnalyzerError(f"--alpha must be between 0 and 1, not {alpha}")
+    seed = api.check_seed(seed)
+    base = api.setup(game, players, None, rules)
+    p = base.spec.players(base.rules)
+    setups = [api.setup(game, p, [name] * p, base.rules) for name in strategies]
+    if any(s.user for s in setups):
+        raise AnalyzerError("compare runs built-in strategies only (user strategies: use simulate)")
+    ncols = len(base.spec.columns(base.rules))
+    labels = _labels(strategies)
+    pairs: list[PairStats] = []
+    arms: list[Arm] = []
+    for x, y in itertools.combinations(range(len(strategies)), 2):
+        pair_arms = []
+        for seating in arrangements(p, x, y):
+            strat = np.stack([setups[v].strat[s] for s, v in enumerate(seating)])
+            pair_arms.append(Arm(base.run_chunk, base.params, strat, ncols, seating))
+        pairs.append(PairStats(x, y, pair_arms))
+        arms.extend(pair_arms)
+    looks = _looks(games)
+    level = alpha / len(looks) if until_significant else alpha
+    ranking = [Moments() for _ in strategies]
+    state = {"stopped": False}
+
+    def on_chunk(done: int, rows: list[np.ndarray]) -> bool:
+        k = 0
+        per_strategy = [[] for _ in strategies]
+        for pair in pairs:
+            d = pair.fold(rows[k:k + len(pair.arms)], p)
+            k += len(pair.arms)
+            per_strategy[pair.x].append(d)
+            per_strategy[pair.y].append(1 - d)
+        for i, values in enumerate(per_strategy):
+            ranking[i].add(np.mean(values, axis=0))
+        if until_significant and done in looks and done < games:
+            if all(abs(pair.z()) > z_crit for pair in pairs):
+                state["stopped"] = True
+                return True
+        return False
+
+    z_crit = _z_critical(level)
+    done, elapsed, interrupted = run_arms(arms, seed, games, on_chunk, workers, progress, f"compare {game}",
+                                          looks if until_significant else None)
+    tables = _tables(labels, pairs, ranking, level)
+    return Comparison(base.spec.name, base.rules, seed, labels, done, elapsed, interrupted,
+                      state["stopped"], alpha, tables)
+
+
+def _labels(names: list[str]) -> list[str]:
+    """Strategy labels, a repeated name numbered (``random``, ``random#2``)."""
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return labels
+
+
+def _z_critical(level: float) -> float:
+    """Two-sided normal critical value for ``level`` (bisection on erfc)."""
+    lo, hi = 0.0, 40.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if normal_p_value(mid) > level:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _tables(names: list[str], pairs: list[PairStats], ranking: list[Moments], level: float) -> dict[str, pd.DataFrame]:
+    rows = []
+    for pair in pairs:
+        share, lo, hi = pair.share.interval()
+        se = pair.share.se()
+        unpaired_se = pair.single.se()  # as if every game had its own deal
+        margin = pair.margin.interval()
+        z = pair.z()
+        rows.append({
+            "strategy": names[pair.x], "opponent": names[pair.y], "deals": pair.share.n,
+            "games": pair.share.n * len(pair.arms),
+            "win_rate": share, "win_rate_lo": lo, "win_rate_hi": hi,
+            "opponent_win_rate": 1 - share, "opponent_win_rate_lo": 1 - hi, "opponent_win_rate_hi": 1 - lo,
+            "difference": 2 * share - 1, "difference_se": 2 * se, "difference_se_unpaired": 2 * unpaired_se,
+            "p_value": normal_p_value(z), "decided": normal_p_value(z) < level,
+            "score_margin": margin[0], "score_margin_lo": margin[1], "score_margin_hi": margin[2],
+        })
+    tables = {"pairs": pd.DataFrame(rows)}
+    if len(names) > 2:
+        rank = []
+        for i, name in enumerate(names):
+            mean, lo, hi = ranking[i].interval()
+            rank.append({"strategy": name, "mean_win_rate": mean, "mean_win_rate_lo": lo, "mean_win_rate_hi": hi})
+        frame = pd.DataFrame(rank).sort_values("mean_win_rate", ascending=False).reset_index(drop=True)
+        frame.insert(0, "rank", range(1, len(frame) + 1))
+        tables["ranking"] = frame
+    return tables
+
+
+# ---- rule-variant studies ------------------------------------------------------------------
+
+@dataclass
+class VariantStudy:
+    game: str
+    seed: int
+    strategies: list[str]
+    variants: list[dict[str, Any]]
+    games: int
+    elapsed: float
+    interrupted: bool
+    tables: dict[str, pd.DataFrame]
+
+    def to_dict(self) -> dict[str, Any]:
+        return api._clean({
+            "game": self.game, "seed": self.seed, "strategies": self.strategies, "variants": self.variants,
+            "games": self.games, "elapsed_s": round(self.elapsed, 3), "interrupted": self.interrupted,
+            **{k: v.to_dict(orient="records") for k, v in self.tables.items()},
+        })
+
+
+def rule_grid(items: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """``[(name, value), ...]`` with repeated names -> the product of the values per name."""
+    values: dict[str, list[str]] = {}
+    for name, value in items:
+        if value in values.setdefault(name, []):
+            raise AnalyzerError(f"rule {name}={value} is given twice")
+        values[name].append(value)
+    return [dict(zip(values, combo)) for combo in itertools.product(*values.values())]
+
+
+def variants(game: str, grid: list[dict[str, Any]], games: int = 10_000, seed: int = 0,
+             players: int | None = None, seats: dict[int, str] | list[str] | None = None,
+             workers: int | None = None, progress: bool = False) -> VariantStudy:
+    """Play the same strategies on the same streams under each rule variant of ``grid``."""
+    if len(grid) < 2:
+        raise AnalyzerError("a variant study needs at least two variants (repeat --rule NAME=VALUE)")
+    if games < 1:
+        raise AnalyzerError(f"--games must be a positive integer, not {games}")
+    seed = api.check_seed(seed)
+    setups = [api.setup(game, players, seats, rules) for rules in grid]
+    p = {s.spec.players(s.rules) for s in setups}
+    if len(p) != 1:
+        raise AnalyzerError("variants must keep the number of players (vary it with separate runs)")
+    players_n = p.pop()
+    hands = [Moments() for _ in setups]
+    diff = [Moments() for _ in setups]
+    wins = [np.zeros(players_n) for _ in setups]
+    scores = [[Moments() for _ in range(players_n)] for _ in setups]
+    first = setups[0]
+
+    def on_chunk(done: int, rows: list[np.ndarray]) -> bool:
+        base_hands = rows[0][:, 1].astype(np.float64)
+        for v, out in enumerate(rows):
+            h = out[:, 1].astype(np.float64)
+            hands[v].add(h)
+            diff[v].add(h - base_hands)
+            for s in range(players_n):
+                wins[v][s] += float(((out[:, 0] >> s) & 1).sum())
+                scores[v][s].add(out[:, 3 + s].astype(np.float64))
+        return False
+
+    arms = [Arm(s.run_chunk, s.params, s.strat, len(s.spec.columns(s.rules))) for s in setups]
+    done, elapsed, interrupted = run_arms(arms, seed, games, on_chunk, workers, progress, f"variants {game}")
+    rows = []
+    for v, rules in enumerate(grid):
+        row: dict[str, Any] = {"variant": ", ".join(f"{k}={val}" for k, val in rules.items())}
+        row["hands_per_game"], row["hands_per_game_lo"], row["hands_per_game_hi"] = hands[v].interval()
+        mean, lo, hi = diff[v].interval()
+        row["hands_vs_first"], row["hands_vs_first_lo"], row["hands_vs_first_hi"] = mean, lo, hi
+        for s in range(players_n):
+            rate = wins[v][s] / done if done else float("nan")
+            wlo, whi = wilson(wins[v][s], done)
+            row[f"win_rate_{s}"], row[f"win_rate_{s}_lo"], row[f"win_rate_{s}_hi"] = rate, wlo, whi
+        for s in range(players_n):
+            row[f"score_{s}"], row[f"score_{s}_lo"], row[f"score_{s}_hi"] = scores[v][s].interval()
+        rows.append(row)
+    return VariantStudy(first.spec.name, seed, first.labels, [s.rules for s in setups], done, elapsed,
+                        interrupted, {"variants": pd.DataFrame(rows)})

@@ -1,0 +1,118 @@
+"""Strategy tournaments on duplicate deals, sequential stopping, and rule-variant studies."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import api
+from analyzer import compare as cmp
+
+
+def test_arrangements_are_balanced():
+    for players in range(2, 7):
+        seatings = cmp.arrangements(players, 0, 1)
+        counts = np.zeros((players, 2))
+        for seating in seatings:
+            for seat, v in enumerate(seating):
+                counts[seat, v] += 1
+        assert (counts[:, 0] == counts[:, 1]).all(), players   # every seat hosts both equally
+    assert cmp.arrangements(2, 0, 1) == [[0, 1], [1, 0]]
+    assert cmp.arrangements(4, 0, 1) == [[0, 1, 0, 1], [1, 0, 1, 0]]  # partners share a strategy
+
+
+def test_duplicate_deals_really_repeat_the_deals():
+    """Through the records: every seating of deal i gets the same cards in the first round."""
+    for index in (0, 7):
+        firsts = []
+        for seating in cmp.arrangements(3, 0, 1):
+            names = [("heuristic", "random")[v] for v in seating]
+            [events] = api.play("ninety-nine", seed=21, index=index, seats=names)
+            deal = next(ev for ev in events if ev["ev"] == "deal")
+            firsts.append((deal["dealer"], deal["hands"], deal["stock"]))
+        assert all(f == firsts[0] for f in firsts)
+
+
+def test_a_strategy_against_itself_is_a_draw():
+    result = cmp.compare("ninety-nine", ["random", "random"], games=3000, seed=2)
+    row = result.tables["pairs"].iloc[0]
+    assert row["difference"] == 0 and row["p_value"] == 1
+    assert result.strategies == ["random", "random#2"]
+
+
+def test_difference_is_found_and_sequential_test_stops_early():
+    result = cmp.compare("ninety-nine", ["heuristic", "random"], games=200_000, seed=3, until_significant=True)
+    assert result.stopped_early and result.games == cmp.FIRST_LOOK
+    row = result.tables["pairs"].iloc[0]
+    assert row["decided"] and row["win_rate_lo"] > 0.5
+
+
+def test_undecided_comparison_runs_the_whole_budget():
+    result = cmp.compare("ninety-nine", ["random", "random"], games=5000, seed=3, until_significant=True)
+    assert not result.stopped_early and result.games == 5000
+
+
+def test_intervals_cover_the_truth_at_about_the_stated_rate():
+    truth = cmp.compare("ninety-nine", ["heuristic", "random"], games=60_000, seed=1000, players=2)
+    p = truth.tables["pairs"].iloc[0]["win_rate"]
+    covered = 0
+    runs = 150
+    for seed in range(runs):
+        row = cmp.compare("ninety-nine", ["heuristic", "random"], games=250, seed=seed, players=2,
+                          workers=1).tables["pairs"].iloc[0]
+        covered += row["win_rate_lo"] <= p <= row["win_rate_hi"]
+    assert 0.88 <= covered / runs <= 0.995, covered
+
+
+def test_round_robin_ranks_every_strategy():
+    result = cmp.compare("ninety-nine", ["random", "heuristic", "random"], games=2000, seed=4)
+    assert len(result.tables["pairs"]) == 3
+    ranking = result.tables["ranking"]
+    assert list(ranking["strategy"])[0] == "heuristic"
+    assert (ranking["mean_win_rate_lo"] <= ranking["mean_win_rate"]).all()
+
+
+def test_variant_study_plays_the_same_streams_under_each_variant():
+    grid = cmp.rule_grid([("out_at_zero_chips", "false"), ("out_at_zero_chips", "true")])
+    study = cmp.variants("ninety-nine", grid, games=3000, seed=5)
+    frame = study.tables["variants"]
+    assert list(frame["variant"]) == ["out_at_zero_chips=false", "out_at_zero_chips=true"]
+    # leaving at zero chips means one bust fewer per player: shorter games, paired by deal
+    assert frame.loc[1, "hands_vs_first_hi"] < 0
+    # the first variant is exactly the simulate run with the same seed
+    plain = api.simulate("ninety-nine", games=3000, seed=5)
+    assert frame.loc[0, "hands_per_game"] == pytest.approx(plain.hands / 3000)
+
+
+def test_rule_grid_is_a_product():
+    grid = cmp.rule_grid([("a", "1"), ("b", "x"), ("a", "2"), ("b", "y")])
+    assert grid == [{"a": "1", "b": "x"}, {"a": "1", "b": "y"}, {"a": "2", "b": "x"}, {"a": "2", "b": "y"}]
+
+
+def test_cli_compare_outputs(cli, tmp_path):
+    table, plot = tmp_path / "pairs.csv", tmp_path / "p.png"
+    code, out, err = cli("compare", "ninety-nine", "heuristic", "random", "--games", "1000", "--json",
+                         "--csv", table, "--plot", plot)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["deals"] == 1000 and data["pairs"][0]["strategy"] == "heuristic"
+    assert list(pd.read_csv(table)["opponent"]) == ["random"]
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    code, out, err = cli("compare", "ninety-nine", "--rule", "chips=2", "--rule", "chips=4", "--games", "500",
+                         "--plot", plot)
+    assert code == 0, err and "variants" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["compare", "ninety-nine", "random"], "at least two strategies"),
+    (["compare", "ninety-nine", "random", "magic"], "unknown strategy 'magic'"),
+    (["compare", "ninety-nine", "random", "heuristic", "--rule", "chips=2", "--rule", "chips=3"], "either strategies"),
+    (["compare", "ninety-nine", "--rule", "chips=2"], "at least two strategies"),
+    (["compare", "ninety-nine", "random", "heuristic", "--alpha", "2"], "--alpha must be between"),
+])
+def test_cli_compare_bad_input(cli, args, message):
+    code, out, err = cli(*args)
+    assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
