@@ -276,6 +276,40 @@ def compare(
         raise typer.Exit(130)
 
 
+@app.command()
+def batch(
+    job: str = typer.Argument(..., help="Job file (TOML), see examples/jobs/."),
+    out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local worker processes (default: all cores)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786."),
+    local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1."),
+) -> None:
+    """Run a job file of simulate/compare runs: resumable, exact, local or on Dask.
+
+    Results: OUT/<run>/<table>.parquet, OUT/summary.csv and OUT/summary.json. Kill it at
+    any moment and run the same command again: finished chunks are kept and the results are
+    identical to an uninterrupted run.
+
+    Examples:
+
+        analyzer batch examples/jobs/study.toml --out results/
+        analyzer batch examples/jobs/study.toml --out results/ --local-cluster 2
+        analyzer batch examples/jobs/study.toml --out results/ --scheduler tcp://127.0.0.1:8786
+    """
+    from analyzer import batch as batch_mod
+    from analyzer.errors import AnalyzerError
+
+    if scheduler and local_cluster:
+        raise AnalyzerError("give either --scheduler or --local-cluster, not both")
+    if local_cluster is not None and local_cluster < 1:
+        raise AnalyzerError(f"--local-cluster takes a positive number of workers, not {local_cluster}")
+    result = batch_mod.run_job(job, out, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
+                               progress=sys.stderr.isatty())
+    resumed = f", {result.chunks_done_before} were already done" if result.chunks_done_before else ""
+    typer.echo(f"{len(result.runs)} run(s), {result.chunks_total} chunk(s){resumed}; "
+               f"{result.elapsed:.1f} s; results in {out}")
+
+
 def _rule_items(items: list[str] | None) -> list[tuple[str, str]]:
     from analyzer.errors import AnalyzerError
 

@@ -88,9 +88,10 @@ class Arm:
 
 
 def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, list[np.ndarray]], bool],
-             workers: int | None, progress: bool, label: str, boundaries: list[int] | None = None
-             ) -> tuple[int, float, bool]:
-    """Play games 0..n-1 under every arm, chunk by chunk, on the same streams.
+             workers: int | None, progress: bool, label: str, boundaries: list[int] | None = None,
+             first_index: int = 0, chunk: int | None = None) -> tuple[int, float, bool]:
+    """Play games ``first_index .. first_index + n_games - 1`` under every arm, chunk by
+    chunk, on the same streams (``chunk`` fixes the chunk size; default: about 0.25 s).
 
     Chunks never straddle a value of ``boundaries`` (the looks of a sequential test).
     ``on_chunk(done, rows_per_arm)`` folds the rows; returning True stops early.
@@ -99,7 +100,7 @@ def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, 
     threads = set_workers(workers)
     bar = Progress(n_games, label, progress)
     started = time.perf_counter()
-    done, size, interrupted = 0, 2000, False
+    done, size, interrupted = 0, chunk or 2000, False
     stops = sorted(set(boundaries or []) | {n_games})
     try:
         while done < n_games:
@@ -109,14 +110,15 @@ def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, 
             for arm in arms:
                 out = np.zeros((n, arm.ncols), dtype=np.int64)
                 err = np.full((n, 4), -1, dtype=np.int64)
-                arm.run_chunk(np.uint64(seed), np.int64(done), arm.params, arm.strat, out, err,
+                arm.run_chunk(np.uint64(seed), np.int64(first_index + done), arm.params, arm.strat, out, err,
                               np.int64(min(n, 4 * threads)))
                 rows.append(out)
             done += n
             bar.update(done)
             if on_chunk(done, rows):
                 break
-            size = int(min(1 << 17, max(1000, n / max(time.perf_counter() - t0, 1e-6) * 0.25)))
+            if chunk is None:
+                size = int(min(1 << 17, max(1000, n / max(time.perf_counter() - t0, 1e-6) * 0.25)))
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -194,60 +196,85 @@ def _looks(n_games: int) -> list[int]:
     return looks + [n_games]
 
 
+class Tournament:
+    """The arms and running statistics of a comparison; chunks of deals fold into it.
+
+    ``state()`` / ``merge()`` let batch jobs play chunks anywhere and combine them.
+    """
+
+    def __init__(self, game: str, strategies: list[str], players: int | None, rules: dict[str, Any] | None) -> None:
+        if len(strategies) < 2:
+            raise AnalyzerError("compare needs at least two strategies")
+        self.base = api.setup(game, players, None, rules)
+        p = self.players = self.base.spec.players(self.base.rules)
+        setups = [api.setup(game, p, [name] * p, self.base.rules) for name in strategies]
+        if any(s.user for s in setups):
+            raise AnalyzerError("compare runs built-in strategies only (user strategies: use simulate)")
+        ncols = len(self.base.spec.columns(self.base.rules))
+        self.labels = _labels(strategies)
+        self.pairs: list[PairStats] = []
+        self.arms: list[Arm] = []
+        for x, y in itertools.combinations(range(len(strategies)), 2):
+            pair_arms = []
+            for seating in arrangements(p, x, y):
+                strat = np.stack([setups[v].strat[s] for s, v in enumerate(seating)])
+                pair_arms.append(Arm(self.base.run_chunk, self.base.params, strat, ncols, seating))
+            self.pairs.append(PairStats(x, y, pair_arms))
+            self.arms.extend(pair_arms)
+        self.ranking = [Moments() for _ in strategies]
+
+    def fold(self, rows: list[np.ndarray]) -> None:
+        k = 0
+        per_strategy: list[list[np.ndarray]] = [[] for _ in self.labels]
+        for pair in self.pairs:
+            d = pair.fold(rows[k:k + len(pair.arms)], self.players)
+            k += len(pair.arms)
+            per_strategy[pair.x].append(d)
+            per_strategy[pair.y].append(1 - d)
+        for i, values in enumerate(per_strategy):
+            self.ranking[i].add(np.mean(values, axis=0))
+
+    def moments(self) -> list[Moments]:
+        return [m for pair in self.pairs for m in (pair.share, pair.single, pair.margin, pair.hands)] + self.ranking
+
+    def state(self) -> list[tuple[int, float, float]]:
+        return [(m.n, m.s, m.sq) for m in self.moments()]
+
+    def merge(self, state: list[tuple[int, float, float]]) -> None:
+        for m, (n, s, sq) in zip(self.moments(), state):
+            m.n, m.s, m.sq = m.n + n, m.s + s, m.sq + sq
+
+    def tables(self, level: float) -> dict[str, pd.DataFrame]:
+        return _tables(self.labels, self.pairs, self.ranking, level)
+
+
 def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0, players: int | None = None,
             rules: dict[str, Any] | None = None, workers: int | None = None, until_significant: bool = False,
             alpha: float = 0.05, progress: bool = False) -> Comparison:
     """Compare strategies on duplicate deals (two: a paired test; more: a round robin)."""
-    if len(strategies) < 2:
-        raise AnalyzerError("compare needs at least two strategies")
     if games < 1:
         raise AnalyzerError(f"--games must be a positive integer, not {games}")
     if not 0 < alpha < 1:
         raise AnalyzerError(f"--alpha must be between 0 and 1, not {alpha}")
     seed = api.check_seed(seed)
-    base = api.setup(game, players, None, rules)
-    p = base.spec.players(base.rules)
-    setups = [api.setup(game, p, [name] * p, base.rules) for name in strategies]
-    if any(s.user for s in setups):
-        raise AnalyzerError("compare runs built-in strategies only (user strategies: use simulate)")
-    ncols = len(base.spec.columns(base.rules))
-    labels = _labels(strategies)
-    pairs: list[PairStats] = []
-    arms: list[Arm] = []
-    for x, y in itertools.combinations(range(len(strategies)), 2):
-        pair_arms = []
-        for seating in arrangements(p, x, y):
-            strat = np.stack([setups[v].strat[s] for s, v in enumerate(seating)])
-            pair_arms.append(Arm(base.run_chunk, base.params, strat, ncols, seating))
-        pairs.append(PairStats(x, y, pair_arms))
-        arms.extend(pair_arms)
+    t = Tournament(game, strategies, players, rules)
     looks = _looks(games)
     level = alpha / len(looks) if until_significant else alpha
-    ranking = [Moments() for _ in strategies]
+    z_crit = _z_critical(level)
     state = {"stopped": False}
 
     def on_chunk(done: int, rows: list[np.ndarray]) -> bool:
-        k = 0
-        per_strategy = [[] for _ in strategies]
-        for pair in pairs:
-            d = pair.fold(rows[k:k + len(pair.arms)], p)
-            k += len(pair.arms)
-            per_strategy[pair.x].append(d)
-            per_strategy[pair.y].append(1 - d)
-        for i, values in enumerate(per_strategy):
-            ranking[i].add(np.mean(values, axis=0))
+        t.fold(rows)
         if until_significant and done in looks and done < games:
-            if all(abs(pair.z()) > z_crit for pair in pairs):
+            if all(abs(pair.z()) > z_crit for pair in t.pairs):
                 state["stopped"] = True
                 return True
         return False
 
-    z_crit = _z_critical(level)
-    done, elapsed, interrupted = run_arms(arms, seed, games, on_chunk, workers, progress, f"compare {game}",
+    done, elapsed, interrupted = run_arms(t.arms, seed, games, on_chunk, workers, progress, f"compare {game}",
                                           looks if until_significant else None)
-    tables = _tables(labels, pairs, ranking, level)
-    return Comparison(base.spec.name, base.rules, seed, labels, done, elapsed, interrupted,
-                      state["stopped"], alpha, tables)
+    return Comparison(t.base.spec.name, t.base.rules, seed, t.labels, done, elapsed, interrupted,
+                      state["stopped"], alpha, t.tables(level))
 
 
 def _labels(names: list[str]) -> list[str]:

@@ -50,37 +50,39 @@ class Accumulator:
 
     Keeps, per column, the sum and the sum of squares, the per-seat win counts (from the
     ``winners`` bit mask in column 0), and the cross sums of named column pairs that
-    ratio estimates need.
+    ratio estimates need. All sums are exact integers (the rows are integers), so any
+    order of adding chunks gives bit-identical results: batch jobs rely on that.
     """
 
     def __init__(self, columns: list[str], players: int, pairs: list[tuple[str, str]] | None = None) -> None:
         self.columns = columns
         self.players = players
         self.n = 0
-        self.sums = np.zeros(len(columns), dtype=np.float64)
-        self.sumsq = np.zeros(len(columns), dtype=np.float64)
+        self.sums = np.zeros(len(columns), dtype=np.int64)
+        self.sumsq = np.zeros(len(columns), dtype=np.int64)
         self.wins = np.zeros(players, dtype=np.int64)
-        self.shared_wins = np.zeros(players, dtype=np.float64)
         self.pairs = [(columns.index(a), columns.index(b)) for a, b in (pairs or [])]
-        self.cross = np.zeros(len(self.pairs), dtype=np.float64)
+        self.cross = np.zeros(len(self.pairs), dtype=np.int64)
 
     def add(self, rows: np.ndarray) -> None:
         if rows.shape[0] == 0:
             return
-        values = rows.astype(np.float64)
         self.n += rows.shape[0]
-        self.sums += values.sum(axis=0)
-        self.sumsq += (values * values).sum(axis=0)
+        self.sums += rows.sum(axis=0)
+        self.sumsq += (rows * rows).sum(axis=0)
         winners = rows[:, 0]
-        count = np.zeros(rows.shape[0], dtype=np.float64)
-        bits = [(winners >> s) & 1 for s in range(self.players)]
-        for b in bits:
-            count += b
-        for s, b in enumerate(bits):
-            self.wins[s] += int(b.sum())
-            self.shared_wins[s] += float((b / np.maximum(count, 1)).sum())
+        for s in range(self.players):
+            self.wins[s] += int(((winners >> s) & 1).sum())
         for k, (i, j) in enumerate(self.pairs):
-            self.cross[k] += float((values[:, i] * values[:, j]).sum())
+            self.cross[k] += int((rows[:, i] * rows[:, j]).sum())
+
+    def merge(self, other: "Accumulator") -> None:
+        """Add another accumulator's sums (same columns) into this one."""
+        self.n += other.n
+        self.sums += other.sums
+        self.sumsq += other.sumsq
+        self.wins += other.wins
+        self.cross += other.cross
 
     def col(self, name: str) -> tuple[float, float]:
         i = self.columns.index(name)
@@ -93,4 +95,5 @@ class Accumulator:
     def ratio(self, num: str, den: str) -> tuple[float, float, float]:
         i, j = self.columns.index(num), self.columns.index(den)
         k = self.pairs.index((i, j))
-        return ratio_interval(self.sums[i], self.sums[j], self.sumsq[i], self.sumsq[j], self.cross[k], self.n)
+        return ratio_interval(float(self.sums[i]), float(self.sums[j]), float(self.sumsq[i]),
+                              float(self.sumsq[j]), float(self.cross[k]), self.n)

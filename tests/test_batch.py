@@ -1,0 +1,182 @@
+"""Batch jobs: validation, resume after SIGKILL, identical results across backends, lost workers."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from analyzer import batch
+from analyzer.errors import AnalyzerError
+
+JOB = """
+[defaults]
+seed = 77
+chunk = 4000
+
+[[run]]
+name = "sim"
+kind = "simulate"
+game = "ninety-nine"
+games = 48000
+seats = { 0 = "random" }
+
+[[run]]
+name = "cmp"
+kind = "compare"
+game = "ninety-nine"
+games = 12000
+players = 2
+strategies = ["heuristic", "random"]
+"""
+
+
+def write_job(tmp_path: Path, text: str = JOB) -> Path:
+    path = tmp_path / "job.toml"
+    path.write_text(text)
+    return path
+
+
+def analyzer_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "analyzer", *args]
+
+
+def result_files(out: Path) -> dict[str, bytes]:
+    files = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+             if p.is_file() and ".chunks" not in p.parts}
+    assert "summary.json" in files and "sim/seats.parquet" in files and "cmp/pairs.parquet" in files
+    return files
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict[str, bytes]:
+    """The job run once, uninterrupted, with local processes."""
+    tmp = tmp_path_factory.mktemp("ref")
+    out = tmp / "out"
+    subprocess.run(analyzer_cmd("batch", str(write_job(tmp)), "--out", str(out), "--workers", "2"), check=True)
+    return result_files(out)
+
+
+def test_results_hold_the_expected_numbers(reference, tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "seats.parquet").write_bytes(reference["sim/seats.parquet"])
+    seats = pd.read_parquet(out / "seats.parquet")
+    assert seats["games"].tolist() == [48000] * 3 and seats["wins"].sum() == 48000
+    from analyzer import api
+
+    plain = api.simulate("ninety-nine", games=48000, seed=77, seats={0: "random"}).tables["seats"]
+    assert seats["wins"].tolist() == plain["wins"].tolist()   # the same games as simulate
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _workers(pid: int) -> list[int]:
+    """Descendant processes that run multiprocessing workers (not the resource tracker)."""
+    result, frontier = [], [pid]
+    while frontier:
+        for child in _children(frontier.pop()):
+            frontier.append(child)
+            try:
+                cmd = Path(f"/proc/{child}/cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if "multiprocessing" in cmd and "resource_tracker" not in cmd:
+                result.append(child)
+    return result
+
+
+def test_resume_after_sigkill_is_bit_identical(reference, tmp_path):
+    job, out = write_job(tmp_path), tmp_path / "out"
+    rng = random.Random(4)
+    kills = 0
+    for _ in range(3):
+        proc = subprocess.Popen(analyzer_cmd("batch", str(job), "--out", str(out), "--workers", "2"),
+                                start_new_session=True)
+        time.sleep(rng.uniform(1.0, 8.0))
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)   # the command and its workers, mid-job
+            kills += 1
+        proc.wait()
+    subprocess.run(analyzer_cmd("batch", str(job), "--out", str(out), "--workers", "2"), check=True)
+    assert kills >= 1
+    assert result_files(out) == reference
+
+
+def test_dask_local_cluster_gives_the_same_results(reference, tmp_path):
+    out = tmp_path / "out"
+    subprocess.run(analyzer_cmd("batch", str(write_job(tmp_path)), "--out", str(out), "--local-cluster", "2"),
+                   check=True)
+    assert result_files(out) == reference
+
+
+@pytest.mark.parametrize("backend", [["--workers", "2"], ["--local-cluster", "2"]])
+def test_a_worker_killed_during_the_job_is_survived(reference, tmp_path, backend):
+    out = tmp_path / "out"
+    proc = subprocess.Popen(analyzer_cmd("batch", str(write_job(tmp_path)), "--out", str(out), *backend))
+    killed = None
+    deadline = time.time() + 120
+    while proc.poll() is None and time.time() < deadline and killed is None:
+        chunks = list((out / ".chunks").rglob("*.pkl")) if (out / ".chunks").exists() else []
+        workers = _workers(proc.pid)
+        if chunks and workers:
+            killed = workers[0]
+            os.kill(killed, signal.SIGKILL)
+        time.sleep(0.05)
+    assert proc.wait(timeout=300) == 0
+    assert killed is not None, "the job finished before a worker could be killed"
+    assert result_files(out) == reference
+
+
+def test_changing_one_run_recomputes_only_that_run(tmp_path):
+    job = write_job(tmp_path, JOB.replace("games = 48000", "games = 8000").replace("games = 12000", "games = 4000"))
+    out = tmp_path / "out"
+    first = batch.run_job(job, out, workers=1)
+    assert first.chunks_done_before == 0 and first.chunks_total == 3
+    job.write_text(job.read_text().replace('strategies = ["heuristic", "random"]', 'strategies = ["random", "heuristic"]'))
+    second = batch.run_job(job, out, workers=1)
+    assert second.chunks_done_before == 2 and second.chunks_total == 3
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\n", "run 1, key 'games': missing"),
+    ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\ncolour = 'red'\n", "run 1, key 'colour': unknown key"),
+    ("[[run]]\nname = 'x'\nkind = 'explode'\ngame = 'ninety-nine'\ngames = 10\n", "run 1 ('x'), key 'kind'"),
+    ("[[run]]\nkind = 'simulate'\ngame = 'chess'\ngames = 10\n", "key 'game': unknown game 'chess'"),
+    ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = -4\n", "key 'games': must be a positive integer"),
+    ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\nrules = { chips = 'x' }\n", "key 'rules'"),
+    ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\nseats = { 0 = 'zzz' }\n", "key 'seats': unknown strategy"),
+    ("[[run]]\nkind = 'compare'\ngame = 'ninety-nine'\ngames = 10\nstrategies = ['random']\n", "key 'strategies': a compare run needs"),
+    ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\n[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\nseed = 'abc'\n", "run 2, key 'seed'"),
+    ("[[run]]\nname='a'\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\n[[run]]\nname='a'\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\n", "two runs are named 'a'"),
+    ("this is = = not toml", "not valid TOML"),
+    ("[defaults]\nseed = 1\n", "has no runs"),
+])
+def test_malformed_job_files_give_clear_errors(tmp_path, text, message):
+    with pytest.raises(AnalyzerError, match=None) as info:
+        batch.load_job(write_job(tmp_path, text))
+    assert message in str(info.value)
+
+
+def test_cli_batch_errors_are_one_line(cli, tmp_path):
+    code, _, err = cli("batch", tmp_path / "missing.toml", "--out", tmp_path / "o")
+    assert code == 2 and err.strip().startswith("error: job file") and len(err.strip().splitlines()) == 1
