@@ -30,9 +30,10 @@ _TWO32 = np.uint64(1 << 32)
 
 @njit(cache=True, inline="always")
 def _mix(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
+    # no reassignment of the argument: numba's inline="always" has mishandled that
+    a = (z ^ (z >> np.uint64(30))) * _MIX1
+    b = (a ^ (a >> np.uint64(27))) * _MIX2
+    return b ^ (b >> np.uint64(31))
 
 
 @njit(cache=True, inline="always")

@@ -1,17 +1,26 @@
-"""Ninety-Nine play loops (compiled): one game from a fresh deal, many games in parallel,
-and the same game with the trace buffer on.
+"""Ninety-Nine play loops (compiled): set-up kept apart from play, so the same pieces play
+fresh games, traced games, Monte Carlo rollouts and evaluations from a given position.
 
-Arrays a game reads and writes (allocated once per block of games, see ``Workspace``):
+A game's state is a *bundle* (``workspace``): arrays plus ``sc``, an int64 array of scalars.
     hands   int64[P, 3]   card codes (``id % 52``) held by each seat
-    stock   int64[52*D]   the stock; ``stock[top:end]`` is still to be drawn, lazily
-                          shuffled from the round's deal stream (rng.draw_lazy)
-    pile    int64[52*D]   cards on the pile this round, oldest first
-    chips   int64[P], active bool[P]
+    stock   int64[52*D]   ``stock[top:end]`` is still to be drawn, lazily shuffled from the
+                          round's deal stream (rng.draw_lazy)
+    pile    int64[52*D]   cards on the pile since the last rebuild, oldest first
+    chips   int64[P], active bool[P], position int64[P] (clockwise from the dealer)
     legal   int64[15]     legal move codes of the current decision
     view    int64[VIEW_SIZE]  what a user strategy sees (layout below)
+    pile_counts int64[13] ranks on the pile;  deal_rng, play_rng uint64[4]
+    order   int64[52*D], scratch uint64[4]: trace previews and Monte Carlo sampling
+    sc      int64[N_SC]   S_DEALER, S_TOTAL, S_DIR, S_SEAT (to move), S_TOP, S_END,
+                          S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS
 Out row columns (spec.extra_columns): winners, hands (rounds), decisions (plays),
 score_s (final chips), busts_s, busts_pos_k, rounds_pos_k for k = position clockwise
 from the dealer (0 = dealer, 1 = first to play).
+
+The rules live once, in ``deal_round``, ``apply_move`` and ``settle``. Two small drivers
+choose the moves: ``play_turns`` (any strategy, records, Monte Carlo) and
+``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping it
+apart avoids a recursive call graph, which numba does not compile reliably).
 
 User strategy view (``view``, int64): V_SEAT, V_PLAYERS, V_DEALER, V_TOTAL, V_DIR,
 V_STOCK (cards left in stock), V_HAND..+3 (ranks 0..12 = 2..A of the 3 cards held),
@@ -39,7 +48,8 @@ from analyzer.games.ninety_nine.rules import (
     total_after,
 )
 from analyzer.jit import njit, prange
-from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, preview_into, randbelow, seed_stream
+from analyzer.rng import (DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream,
+                          shuffle)
 
 # trace event codes
 EV_DEAL, EV_DECIDE, EV_PILE, EV_DRAW, EV_RESHUFFLE, EV_BUST, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7, 8
@@ -50,8 +60,12 @@ V_SEAT, V_PLAYERS, V_DEALER, V_TOTAL, V_DIR, V_STOCK, V_HAND, V_PILE, V_CHIPS, V
 VIEW_SIZE = 42
 MAX_PLAYERS = 10
 
+S_DEALER, S_TOTAL, S_DIR, S_SEAT, S_TOP, S_END, S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS = range(10)
+N_SC = 10
+
 #: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
-USER_CHAIN = ["choose_move", "play_game", "run_block", "run_chunk", "run_traced"]
+USER_CHAIN = ["choose_move", "play_turns", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
+              "evaluate_block", "evaluate_chunk"]
 
 
 @njit(cache=True)
@@ -61,32 +75,51 @@ def user_strategy(slot, view, legal, n, rng):
 
 
 @njit(cache=True)
-def fill_view(view, seat, dealer, total, direction, stock_left, hand, pile_counts, chips, active):
+def workspace(params):
+    """One state bundle (see the module docstring), allocated once per block of games."""
+    players = params[P_PLAYERS]
+    ncards = 52 * params[P_DECKS]
+    return (np.zeros((players, 3), dtype=np.int64), np.zeros(ncards, dtype=np.int64),
+            np.zeros(ncards, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.bool_), np.zeros(15, dtype=np.int64),
+            np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(13, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+            np.zeros(4, dtype=np.uint64), np.zeros(ncards, dtype=np.int64),
+            np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64))
+
+
+@njit(cache=True, _nrt=False)
+def copy_bundle(src, dst):
+    """Copy a whole state (``src`` into ``dst``, same shapes)."""
+    for a, b in ((src[1], dst[1]), (src[2], dst[2]), (src[3], dst[3]), (src[5], dst[5]), (src[7], dst[7]),
+                 (src[8], dst[8]), (src[13], dst[13])):
+        for i in range(a.shape[0]):
+            b[i] = a[i]
+    for s in range(src[0].shape[0]):
+        dst[4][s] = src[4][s]
+        for c in range(3):
+            dst[0][s, c] = src[0][s, c]
+    for j in range(4):
+        dst[9][j] = src[9][j]
+        dst[10][j] = src[10][j]
+
+
+@njit(cache=True)
+def fill_view(view, seat, sc, hands, pile_counts, chips, active):
     view[:] = 0
     view[V_SEAT] = seat
     view[V_PLAYERS] = chips.shape[0]
-    view[V_DEALER] = dealer
-    view[V_TOTAL] = total
-    view[V_DIR] = direction
-    view[V_STOCK] = stock_left
+    view[V_DEALER] = sc[S_DEALER]
+    view[V_TOTAL] = sc[S_TOTAL]
+    view[V_DIR] = sc[S_DIR]
+    view[V_STOCK] = sc[S_END] - sc[S_TOP]
     for i in range(3):
-        view[V_HAND + i] = RANK_OF[hand[i]]
+        view[V_HAND + i] = RANK_OF[hands[seat, i]]
     for r in range(13):
         view[V_PILE + r] = pile_counts[r]
     for s in range(chips.shape[0]):
         view[V_CHIPS + s] = chips[s]
         view[V_ACTIVE + s] = 1 if active[s] else 0
-
-
-@njit(cache=True, inline="always")
-def choose_move(strat, seat, hands, total, legal, n, rng, view):
-    """The move of ``seat``'s strategy (built-in by id, or a user slot)."""
-    sid = strat[seat, 0]
-    if sid == st.RANDOM:
-        return st.random_move(legal, n, rng)
-    if sid == st.HEURISTIC:
-        return st.heuristic_move(hands, seat, total, legal, n)
-    return user_strategy(-1 - sid, view, legal, n, rng)
 
 
 @njit(cache=True, inline="always")
@@ -97,153 +130,288 @@ def is_in(move, legal, n):
     return False
 
 
+# ---- the rules, once ----------------------------------------------------------------------
+
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
-    """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch = ws
+def deal_round(seed, index, params, ws, out, trace, tracing):
+    """Start round ``sc[S_ROUNDS] + 1``: gather, shuffle from the round's stream, deal 3 each."""
+    hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
     players = params[P_PLAYERS]
     ncards = 52 * params[P_DECKS]
-    out_at_zero = params[P_OUT_AT_ZERO] != 0
-    seed_stream(deal_rng, seed, index, DEAL)
-    seed_stream(play_rng, seed, index, PLAY)
-    has_user = False
-    for s in range(players):
-        chips[s] = params[P_CHIPS]
-        active[s] = True
-        if strat[s, 0] < 0:
-            has_user = True
-    out[:] = 0
-    err[0] = -1
-    nbase = 3 + players  # winners, hands, decisions, scores
-    nactive = players
-    dealer = randbelow(deal_rng, players)
-    rounds = 0
-    decisions = 0
-    while nactive > 1:
-        rounds += 1
-        # positions clockwise from the dealer, counting players still in
-        s = dealer
+    sc[S_ROUNDS] += 1
+    dealer, nactive = sc[S_DEALER], sc[S_NACTIVE]
+    s = dealer
+    for k in range(nactive):  # positions clockwise from the dealer, counting players still in
+        position[s] = k
+        out[3 + 3 * players + k] += 1  # rounds_pos_k
+        s = next_active(s, 1, active)
+    # each round shuffles from its own stream: round k of game i is dealt alike whatever
+    # happened before (duplicate deals across strategy permutations)
+    seed_stream(deal_rng, seed, index, hand_purpose(sc[S_ROUNDS]))
+    for d in range(0, ncards, 52):  # all cards gathered: codes 0..51 once per deck
+        for c in range(52):
+            stock[d + c] = c
+    top = 0
+    s = dealer
+    for c in range(3):
         for k in range(nactive):
-            position[s] = k
-            out[nbase + 2 * players + k] += 1  # rounds_pos_k
             s = next_active(s, 1, active)
-        # each round shuffles from its own stream: round k of game i is dealt alike whatever
-        # happened before (duplicate deals across strategy permutations)
-        seed_stream(deal_rng, seed, index, hand_purpose(rounds))
-        for d in range(0, ncards, 52):  # all cards gathered: codes 0..51 once per deck
-            for c in range(52):
-                stock[d + c] = c
-        top, end = 0, ncards
-        s = dealer
-        for c in range(3):
-            for k in range(nactive):
-                s = next_active(s, 1, active)
-                hands[s, c] = draw_lazy(stock, top, end, deal_rng)
-                top += 1
-        if tracing:
-            tr.emit(trace, EV_DEAL, rounds, dealer, 0, 0)
-            for p in range(players):
-                if active[p]:
-                    tr.emit_list(trace, p, hands[p], 3)
-            tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, end, deal_rng, order, scratch))
-            tr.emit_list(trace, TAG_CHIPS, chips, players)
-        total, direction, npile = 0, 1, 0
-        pile_counts[:] = 0
-        seat = next_active(dealer, 1, active)
-        while True:
-            n = legal_moves(hands, seat, total, legal)
-            if n == 0:
-                break
-            if has_user and strat[seat, 0] < 0:
-                fill_view(view, seat, dealer, total, direction, end - top, hands[seat], pile_counts, chips, active)
-            move = choose_move(strat, seat, hands, total, legal, n, play_rng, view)
-            decisions += 1
-            # built-ins pick from ``legal`` by construction; only user moves are checked
-            if strat[seat, 0] < 0 and not is_in(move, legal, n):
-                err[0] = decisions
-                err[1] = seat
-                err[2] = move
-                return
-            rank = MOVE_RANK[move]
-            slot = slot_of_rank(hands, seat, rank)
-            if tracing:
-                tr.emit(trace, EV_DECIDE, seat, move, hands[seat, slot], 0)
-                tr.emit_list(trace, 0, legal, n)
-            pile[npile] = hands[seat, slot]
-            npile += 1
-            pile_counts[rank] += 1
-            total = total_after(total, move)
-            if rank == RANK_FOUR:
-                direction = -direction
-            if tracing:
-                tr.emit(trace, EV_PILE, total, direction, 0, 0)
-            if top == end:
-                # rebuild: the card just played stays on the pile, the rest is the stock
-                for i in range(npile - 1):
-                    stock[i] = pile[i]
-                    pile_counts[RANK_OF[pile[i]]] -= 1
-                top, end = 0, npile - 1
-                pile[0] = pile[npile - 1]
-                npile = 1
-                if tracing:
-                    tr.emit(trace, EV_RESHUFFLE, 0, 0, 0, 0)
-                    tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, end, deal_rng, order, scratch))
-            hands[seat, slot] = draw_lazy(stock, top, end, deal_rng)
+            hands[s, c] = draw_lazy(stock, top, ncards, deal_rng)
             top += 1
-            if tracing:
-                tr.emit(trace, EV_DRAW, seat, hands[seat, slot], 0, 0)
-            seat = next_active(seat, direction, active)
-        # ``seat`` goes over: pays a chip, or is out if it has none left to pay
-        paid = 0
-        if chips[seat] > 0:
-            chips[seat] -= 1
-            paid = 1
-            gone = out_at_zero and chips[seat] == 0
-        else:
-            gone = True
-        out[nbase + seat] += 1  # busts_s
-        out[nbase + players + position[seat]] += 1  # busts_pos_k
-        if gone:
-            active[seat] = False
-            nactive -= 1
+    sc[S_TOP], sc[S_END] = top, ncards
+    sc[S_TOTAL], sc[S_DIR], sc[S_NPILE] = 0, 1, 0
+    pile_counts[:] = 0
+    sc[S_SEAT] = next_active(dealer, 1, active)
+    if tracing:
+        tr.emit(trace, EV_DEAL, sc[S_ROUNDS], dealer, 0, 0)
+        for p in range(players):
+            if active[p]:
+                tr.emit_list(trace, p, hands[p], 3)
+        tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, ncards, deal_rng, order, scratch))
+        tr.emit_list(trace, TAG_CHIPS, chips, players)
+
+
+@njit(cache=True, _nrt=False)
+def apply_move(ws, move, trace, tracing):
+    """The player to move plays ``move``: pile, total, direction, rebuild if needed, draw."""
+    hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
+    seat = sc[S_SEAT]
+    rank = MOVE_RANK[move]
+    slot = slot_of_rank(hands, seat, rank)
+    npile = sc[S_NPILE]
+    pile[npile] = hands[seat, slot]
+    npile += 1
+    pile_counts[rank] += 1
+    sc[S_TOTAL] = total_after(sc[S_TOTAL], move)
+    if rank == RANK_FOUR:
+        sc[S_DIR] = -sc[S_DIR]
+    if tracing:
+        tr.emit(trace, EV_PILE, sc[S_TOTAL], sc[S_DIR], 0, 0)
+    top, end = sc[S_TOP], sc[S_END]
+    if top == end:
+        # rebuild: the card just played stays on the pile, the rest is the stock
+        for i in range(npile - 1):
+            stock[i] = pile[i]
+            pile_counts[RANK_OF[pile[i]]] -= 1
+        top, end = 0, npile - 1
+        pile[0] = pile[npile - 1]
+        npile = 1
         if tracing:
-            tr.emit(trace, EV_BUST, seat, chips[seat], 1 if gone else 0, 0)
-            tr.emit(trace, EV_HAND_END, rounds, seat, paid, 0)
-            tr.emit_list(trace, 0, chips, players)
-        dealer = next_active(dealer, 1, active)
+            tr.emit(trace, EV_RESHUFFLE, 0, 0, 0, 0)
+            tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, end, deal_rng, order, scratch))
+    hands[seat, slot] = draw_lazy(stock, top, end, deal_rng)
+    sc[S_TOP], sc[S_END], sc[S_NPILE] = top + 1, end, npile
+    if tracing:
+        tr.emit(trace, EV_DRAW, seat, hands[seat, slot], 0, 0)
+    sc[S_SEAT] = next_active(seat, sc[S_DIR], active)
+
+
+@njit(cache=True, _nrt=False)
+def settle(params, ws, out, seat, trace, tracing):
+    """``seat`` went over: pays a chip, or is out if it has none left; the deal passes on."""
+    hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
+    players = params[P_PLAYERS]
+    paid = 0
+    if chips[seat] > 0:
+        chips[seat] -= 1
+        paid = 1
+        gone = params[P_OUT_AT_ZERO] != 0 and chips[seat] == 0
+    else:
+        gone = True
+    out[3 + players + seat] += 1  # busts_s
+    out[3 + 2 * players + position[seat]] += 1  # busts_pos_k
+    if gone:
+        active[seat] = False
+        sc[S_NACTIVE] -= 1
+    if tracing:
+        tr.emit(trace, EV_BUST, seat, chips[seat], 1 if gone else 0, 0)
+        tr.emit(trace, EV_HAND_END, sc[S_ROUNDS], seat, paid, 0)
+        tr.emit_list(trace, 0, chips, players)
+    sc[S_DEALER] = next_active(sc[S_DEALER], 1, active)
+
+
+@njit(cache=True, _nrt=False)
+def finish(params, ws, out, trace, tracing):
+    chips, active, sc = ws[3], ws[4], ws[13]
     winners = 0
-    for s in range(players):
+    for s in range(params[P_PLAYERS]):
         if active[s]:
             winners |= 1 << s
         out[3 + s] = chips[s]
     out[0] = winners
-    out[1] = rounds
-    out[2] = decisions
+    out[1] = sc[S_ROUNDS]
+    out[2] = sc[S_DECISIONS]
     if tracing:
-        tr.emit(trace, EV_GAME_END, winners, rounds, 0, 0)
-        tr.emit_list(trace, 0, chips, players)
+        tr.emit(trace, EV_GAME_END, winners, sc[S_ROUNDS], 0, 0)
+        tr.emit_list(trace, 0, chips, params[P_PLAYERS])
 
 
-@njit(cache=True)
-def workspace(params):
-    """The arrays one game needs, allocated once per block of games."""
+# ---- Monte Carlo: sampling what a seat cannot see, and rollouts ------------------------------
+
+@njit(cache=True, _nrt=False)
+def resample_hidden(ws, seat, rng):
+    """Redeal what ``seat`` cannot see, consistently with what it has seen.
+
+    Known to the seat: its own hand and the pile since the last rebuild. Everything else
+    (the other hands and the stock) is one pool whose contents follow from those; it is
+    shuffled and dealt back: 3 cards to each other player still in, the rest the stock.
+    """
+    hands, stock, active, order, sc = ws[0], ws[1], ws[4], ws[11], ws[13]
+    n = 0
+    for s in range(hands.shape[0]):
+        if s != seat and active[s]:
+            for c in range(3):
+                order[n] = hands[s, c]
+                n += 1
+    for i in range(sc[S_TOP], sc[S_END]):
+        order[n] = stock[i]
+        n += 1
+    shuffle(order, 0, n, rng)
+    n = 0
+    for s in range(hands.shape[0]):
+        if s != seat and active[s]:
+            for c in range(3):
+                hands[s, c] = order[n]
+                n += 1
+    for i in range(sc[S_TOP], sc[S_END]):
+        stock[i] = order[n]
+        n += 1
+
+
+@njit(cache=True, inline="always")
+def choose_base(sid, hands, seat, total, legal, n, rng):
+    if sid == st.HEURISTIC:
+        return st.heuristic_move(hands, seat, total, legal, n)
+    return st.random_move(legal, n, rng)
+
+
+@njit(cache=True, _nrt=False)
+def rollout_turns(base, ws, trace):
+    """Play the round on with every seat using built-in strategy ``base``; the seat that goes over."""
+    hands, legal, play_rng, sc = ws[0], ws[5], ws[10], ws[13]
+    while True:
+        seat = sc[S_SEAT]
+        n = legal_moves(hands, seat, sc[S_TOTAL], legal)
+        if n == 0:
+            return seat
+        apply_move(ws, choose_base(base, hands, seat, sc[S_TOTAL], legal, n, play_rng), trace, False)
+
+
+@njit(cache=True, _nrt=False)
+def mc_move(ws, roll, seat, legal, n, k, base, trace):
+    """``mc``: for K samples of the hidden cards, roll each legal move out to the end of the
+    round with the base strategy (same sample and same random numbers for every move);
+    play the move that went over least often (ties: the earlier legal move)."""
+    play_rng = ws[10]
+    best, best_busts = legal[0], k + 1
+    for i in range(n):
+        busts = 0
+        for j in range(k):
+            copy_bundle(ws, roll)
+            seed_stream(roll[9], play_rng[0], j, DEAL)
+            seed_stream(roll[10], play_rng[1], j, PLAY)
+            resample_hidden(roll, seat, roll[9])
+            apply_move(roll, legal[i], trace, False)
+            if rollout_turns(base, roll, trace) == seat:
+                busts += 1
+        if busts < best_busts:
+            best, best_busts = legal[i], busts
+    next_u64(play_rng)  # fresh samples at the next decision
+    return best
+
+
+# ---- drivers -------------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def choose_move(strat, seat, ws, roll, n, trace):
+    """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot."""
+    hands, legal, view, play_rng, sc = ws[0], ws[5], ws[6], ws[10], ws[13]
+    sid = strat[seat, 0]
+    if sid == st.RANDOM:
+        return st.random_move(legal, n, play_rng)
+    if sid == st.HEURISTIC:
+        return st.heuristic_move(hands, seat, sc[S_TOTAL], legal, n)
+    if sid == st.MC:
+        return mc_move(ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], trace)
+    fill_view(view, seat, sc, hands, ws[7], ws[3], ws[4])
+    return user_strategy(-1 - sid, view, legal, n, play_rng)
+
+
+@njit(cache=True, _nrt=False)
+def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
+    """Play the round on from the player to move (its first move ``forced`` if >= 0).
+
+    Returns the seat that goes over, or -1 after an illegal user move (``err`` filled).
+    """
+    hands, legal, sc = ws[0], ws[5], ws[13]
+    while True:
+        seat = sc[S_SEAT]
+        n = legal_moves(hands, seat, sc[S_TOTAL], legal)
+        if n == 0:
+            return seat
+        if forced >= 0:
+            move = forced
+            forced = -1
+        else:
+            move = choose_move(strat, seat, ws, roll, n, trace)
+        sc[S_DECISIONS] += 1
+        # built-ins pick from ``legal`` by construction; only user moves are checked
+        if strat[seat, 0] < 0 and not is_in(move, legal, n):
+            err[0], err[1], err[2] = sc[S_DECISIONS], seat, move
+            return -1
+        if tracing:
+            tr.emit(trace, EV_DECIDE, seat, move, hands[seat, slot_of_rank(hands, seat, MOVE_RANK[move])], 0)
+            tr.emit_list(trace, 0, legal, n)
+        apply_move(ws, move, trace, tracing)
+
+
+@njit(cache=True, _nrt=False)
+def play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, forced):
+    """From the middle of a round: finish it, then play rounds until one player is left.
+
+    Returns the seat that went over in the current round (-1 after an error).
+    """
+    sc = ws[13]
+    first = play_turns(params, strat, ws, roll, err, trace, tracing, forced)
+    if first < 0:
+        return -1
+    settle(params, ws, out, first, trace, tracing)
+    while sc[S_NACTIVE] > 1:
+        deal_round(seed, index, params, ws, out, trace, tracing)
+        seat = play_turns(params, strat, ws, roll, err, trace, tracing, -1)
+        if seat < 0:
+            return -1
+        settle(params, ws, out, seat, trace, tracing)
+    finish(params, ws, out, trace, tracing)
+    return first
+
+
+@njit(cache=True, _nrt=False)
+def play_game(seed, index, params, strat, out, err, trace, tracing, ws, roll):
+    """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
+    chips, active, play_rng, sc = ws[3], ws[4], ws[10], ws[13]
     players = params[P_PLAYERS]
-    ncards = 52 * params[P_DECKS]
-    return (np.zeros((players, 3), dtype=np.int64), np.zeros(ncards, dtype=np.int64),
-            np.zeros(ncards, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.bool_), np.zeros(15, dtype=np.int64),
-            np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(13, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-            np.zeros(4, dtype=np.uint64), np.zeros(ncards, dtype=np.int64),
-            np.zeros(4, dtype=np.uint64))
+    seed_stream(ws[9], seed, index, DEAL)
+    seed_stream(play_rng, seed, index, PLAY)
+    for s in range(players):
+        chips[s] = params[P_CHIPS]
+        active[s] = True
+    out[:] = 0
+    err[0] = -1
+    sc[:] = 0
+    sc[S_NACTIVE] = players
+    sc[S_DEALER] = randbelow(ws[9], players)
+    deal_round(seed, index, params, ws, out, trace, tracing)
+    play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, -1)
 
 
 @njit(cache=True)
 def run_block(seed, start, params, strat, out, err, lo, hi):
     ws = workspace(params)
+    roll = workspace(params)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws)
+        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws, roll)
         if err[g, 0] >= 0:
             return
 
@@ -257,4 +425,94 @@ def run_chunk(seed, start, params, strat, out, err, nblocks):
 
 @njit(cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace):
-    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params))
+    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params), workspace(params))
+
+
+# ---- evaluation from a position ----------------------------------------------------------------
+
+@njit(cache=True)
+def load_position(params, ws, seat, dealer, total, direction, chips, active, hand, pile, stock_left):
+    """Set a bundle to a position seen by ``seat``: its hand, the pile since the last
+    rebuild, and placeholders for the hidden cards (redrawn by ``resample_hidden``)."""
+    hands, stock, pile_arr, chips_arr, active_arr, sc = ws[0], ws[1], ws[2], ws[3], ws[4], ws[13]
+    players = params[P_PLAYERS]
+    ncards = 52 * params[P_DECKS]
+    count = np.zeros(52, dtype=np.int64)
+    for d in range(0, ncards, 52):
+        for c in range(52):
+            count[c] += 1
+    for c in hand:
+        count[c] -= 1
+    for c in pile:
+        count[c] -= 1
+    unknown = np.empty(ncards, dtype=np.int64)
+    n = 0
+    for c in range(52):
+        for _ in range(count[c]):
+            unknown[n] = c
+            n += 1
+    sc[:] = 0
+    sc[S_DEALER], sc[S_TOTAL], sc[S_DIR], sc[S_SEAT] = dealer, total, direction, seat
+    sc[S_ROUNDS] = 1
+    k = 0
+    nactive = 0
+    for s in range(players):
+        chips_arr[s] = chips[s]
+        active_arr[s] = active[s]
+        if active[s]:
+            nactive += 1
+        for c in range(3):
+            if s == seat:
+                hands[s, c] = hand[c]
+            elif active[s]:
+                hands[s, c] = unknown[k]
+                k += 1
+    sc[S_NACTIVE] = nactive
+    for i in range(pile.shape[0]):
+        pile_arr[i] = pile[i]
+        ws[7][RANK_OF[pile[i]]] += 1
+    sc[S_NPILE] = pile.shape[0]
+    # the stock: the rest of the unknown cards (its order is resampled anyway)
+    sc[S_TOP] = 0
+    sc[S_END] = min(stock_left, n - k) if stock_left >= 0 else n - k
+    for i in range(sc[S_END]):
+        stock[i] = unknown[k + i]
+    s = dealer
+    for p in range(nactive):  # positions clockwise from the dealer
+        ws[8][s] = p
+        s = next_active(s, 1, active_arr)
+
+
+@njit(cache=True)
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi):
+    ws = workspace(params)
+    roll = workspace(params)
+    err = np.full(4, -1, dtype=np.int64)
+    out = np.zeros(3 + 4 * params[P_PLAYERS], dtype=np.int64)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    sample_rng = np.zeros(4, dtype=np.uint64)
+    for j in range(lo, hi):
+        for i in range(options.shape[0]):
+            copy_bundle(base_ws, ws)
+            ws[13][:] = base_ws[13]
+            # the same hidden cards and the same future for every option (common random numbers)
+            seed_stream(sample_rng, seed, start + j, DEAL)
+            resample_hidden(ws, seat, sample_rng)
+            seed_stream(ws[9], seed, start + j, hand_purpose(0))
+            seed_stream(ws[10], seed, start + j, PLAY)
+            out[:] = 0
+            busted = play_rest(seed, start + j, params, strat, ws, roll, out, err, trace, False, options[i])
+            result[j, i, 0] = 1 if busted == seat else 0
+            result[j, i, 1] = (out[0] >> seat) & 1
+
+
+@njit(parallel=True, cache=True)
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks):
+    """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
+
+    result int64[n, n_options, 2]: [went over this round, won the game] per sample and option.
+    """
+    n = result.shape[0]
+    for b in prange(nblocks):
+        evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
+                       (b + 1) * n // nblocks)

@@ -8,7 +8,7 @@ import pandas as pd
 
 from analyzer.cards import tokens, token
 from analyzer.errors import AnalyzerError
-from analyzer.games.base import GameSpec, RuleOption, register_strategies
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -128,9 +128,12 @@ SPEC = NinetyNineSpec(
         RuleOption("chips", int, lambda p: 3 if p >= 4 else 5, "chips each (default: 3 from 4 players)", 1, 100),
         RuleOption("out_at_zero_chips", bool, False, "out as soon as the last chip is paid"),
     ],
-    strategies=register_strategies([
-        ("random", "uniform over the legal moves"),
-        ("heuristic", "keeps its escapes (K 4 9 T), pushes the total up to 88, stays clear of 99"),
-    ]),
+    strategies={
+        "random": StrategyInfo(0, "uniform over the legal moves"),
+        "heuristic": StrategyInfo(1, "keeps its escapes (K 4 9 T), pushes the total up to 88, stays clear of 99"),
+        "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards, each move rolled out to the end "
+                              "of the round with the base strategy; plays the move that goes over least",
+                           {"k": 32, "base": "heuristic"}),
+    },
     decision_kinds=["play"],
 )

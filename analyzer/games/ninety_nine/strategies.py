@@ -11,6 +11,10 @@ its own hand, the pile total and direction. They return a legal move code.
   2. with only escapes legal, it plays K first when it holds another escape as well (the
      total becomes 99 and the next player must hold an escape), otherwise the cheapest
      escape: 9 (+0), then 4 (+0, reverses), then T-10, then K.
+- ``mc`` (parameters ``k`` samples, ``base`` strategy): at each decision it redeals the
+  cards it cannot see K times (consistently with its hand and the pile), plays each legal
+  move on every sample and finishes the round with ``base`` for everyone, and plays the
+  move that went over least often. Its search lives in kernel.py (``mc_move``).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from analyzer.games.ninety_nine.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC, MC = 0, 1, 2
 SAFE_TOTAL = 88
 MOVE_NINE, MOVE_FOUR, MOVE_TEN_UP = 7, 2, 8
 
