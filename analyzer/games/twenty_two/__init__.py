@@ -1,0 +1,1 @@
+"""Twenty-Two (RULES.md section 1)."""
