@@ -1,0 +1,1 @@
+"""Two-player Hearts (RULES.md section 3)."""

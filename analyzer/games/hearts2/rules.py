@@ -1,0 +1,312 @@
+"""Two-player Hearts rules, compiled: deck, bit tricks, legal moves, tricks, scoring.
+
+A hand is an int64 bit mask over card codes (``suit * 13 + rank``, RULES.md conventions);
+only the 28 codes of ranks 2 4 6 8 T Q A exist in this game. Masks stay below 2**52, so
+int64 arithmetic never touches the sign bit (cheaper and simpler to type in numba than
+uint64, which turns into float64 when mixed with an int64 constant).
+
+Bit scans avoid LLVM intrinsics: the lowest set bit is isolated with ``x & -x`` and named
+by a de Bruijn multiply and a 64-entry table; the highest by smearing the bits right first.
+Popcount is the usual SWAR sum (LLVM turns it into one instruction where it can).
+
+Kernel parameter array (``params``), in the order of the spec's options: ``[target]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.jit import njit
+
+P_TARGET = 0
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+RANK_INDEXES = (0, 2, 4, 6, 8, 10, 12)  # 2 4 6 8 T Q A
+#: the 28 card codes of the deck, suit by suit, low to high
+DECK_CODES = np.array([s * 13 + r for s in range(4) for r in RANK_INDEXES], dtype=np.int64)
+DECK_SIZE = 28
+HAND_SIZE = 13
+TRICKS = 13
+DECK_MASK = 0
+for _c in DECK_CODES:
+    DECK_MASK |= 1 << int(_c)
+SUIT_BITS = (1 << 13) - 1
+#: mask of each suit (deck cards only)
+SUIT_MASK = np.array([(SUIT_BITS << (13 * s)) & DECK_MASK for s in range(4)], dtype=np.int64)
+HEART_MASK = int(SUIT_MASK[HEARTS])
+NON_HEART_MASK = DECK_MASK & ~HEART_MASK
+#: mask of each rank index 0..12 across the four suits (deck ranks only)
+RANK_MASK = np.array([sum(1 << (s * 13 + r) for s in range(4)) & DECK_MASK for r in range(13)], dtype=np.int64)
+QS = SPADES * 13 + 10
+QS_BIT = 1 << QS
+C2, C4, C6 = 0, 2, 4
+#: suit of a card code, the mask of that suit, and the points of the card
+SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
+SUIT_MASK_OF = np.array([int(SUIT_MASK[c // 13]) for c in range(52)], dtype=np.int64)
+CARD_POINTS = np.array([13 if c == QS else (1 if c // 13 == HEARTS else 0) for c in range(52)], dtype=np.int64)
+TOTAL_POINTS = 20
+MOON_PENALTY = 20
+
+_DEBRUIJN = 0x03F79D71B4CB0A89
+#: bit index of a single set bit b: DEBRUIJN_INDEX[((b * _DEBRUIJN) >> 58) & 63]
+DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    DEBRUIJN_INDEX[(((1 << _i) * _DEBRUIJN) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+_M1, _M2, _M4, _H01 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
+
+
+# ---- bit tricks ----------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def bit_index(b: np.int64) -> np.int64:
+    """Index of the single set bit of ``b``."""
+    return DEBRUIJN_INDEX[((b * _DEBRUIJN) >> 58) & 63]
+
+
+@njit(cache=True, inline="always")
+def lowest(x: np.int64) -> np.int64:
+    """Lowest card code of a non-empty mask."""
+    return bit_index(x & -x)
+
+
+@njit(cache=True, inline="always")
+def highest(x: np.int64) -> np.int64:
+    """Highest card code of a non-empty mask (below 2**63)."""
+    x |= x >> 1
+    x |= x >> 2
+    x |= x >> 4
+    x |= x >> 8
+    x |= x >> 16
+    x |= x >> 32
+    return bit_index(x ^ (x >> 1))
+
+
+@njit(cache=True, inline="always")
+def popcount(x: np.int64) -> np.int64:
+    """Number of set bits of a mask below 2**63."""
+    x = x - ((x >> 1) & _M1)
+    x = (x & _M2) + ((x >> 2) & _M2)
+    x = (x + (x >> 4)) & _M4
+    return ((x * _H01) >> 56) & 255
+
+
+@njit(cache=True, inline="always")
+def nth_card(x: np.int64, k: np.int64) -> np.int64:
+    """The ``k``-th lowest card (from 0) of mask ``x`` (``k < popcount(x)``).
+
+    Clears the lowest set bit ``k`` times (one instruction each): ``k`` is small in this
+    game, and measured here this beats a branch-free byte-wise select, whose long
+    dependency chain sits on the critical path of every decision.
+    """
+    for _ in range(k):
+        x &= x - 1
+    return bit_index(x & -x)
+
+
+@njit(cache=True)
+def mask_to_codes(x: np.int64, codes: np.ndarray) -> np.int64:
+    """Write the card codes of ``x`` (low to high) into ``codes``; returns how many."""
+    n = 0
+    while x:
+        b = x & -x
+        codes[n] = bit_index(b)
+        n += 1
+        x ^= b
+    return n
+
+
+# ---- deal ----------------------------------------------------------------------------
+
+_U32 = np.uint64(0xFFFFFFFF)
+_U5, _U9, _U7, _U57, _U17, _U45, _U19, _U32S = (np.uint64(5), np.uint64(9), np.uint64(7), np.uint64(57),
+                                               np.uint64(17), np.uint64(45), np.uint64(19), np.uint64(32))
+#: Lemire's rejection thresholds (2**32 - n) % n for n = 0..28 (a table: no ``%`` in the loop)
+LEMIRE_THRESHOLD = np.array([0] + [((1 << 32) - n) % n for n in range(1, DECK_SIZE + 1)], dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def xoshiro(s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64) -> tuple:
+    """One xoshiro256** step on a state held in scalars: (output, s0, s1, s2, s3).
+
+    The same generator as analyzer.rng.next_u64, with the state in registers instead of
+    an array (hot loops load it once and store it back once).
+    """
+    x = s1 * _U5
+    x = ((x << _U7) | (x >> _U57)) * _U9
+    t = s1 << _U17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << _U45) | (s3 >> _U19)
+    return x, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def randbelow_state(n: np.int64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64) -> tuple:
+    """Uniform integer in ``[0, n)`` for ``1 <= n <= 28`` (Lemire, exactly unbiased, from
+    the high 32 bits of one output): (value, s0, s1, s2, s3)."""
+    bound = np.uint64(n)
+    limit = LEMIRE_THRESHOLD[n]
+    while True:
+        x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        m = (x >> _U32S) * bound
+        if (m & _U32) >= limit:
+            return np.int64(m >> _U32S), s0, s1, s2, s3
+
+
+@njit(cache=True)
+def shuffle_deal(deck: np.ndarray, rng: np.ndarray, dealer: np.int64, hands: np.ndarray) -> np.int64:
+    """Shuffle ``deck`` (28 codes) in place from the stream ``rng`` and deal it.
+
+    A forward Fisher-Yates shuffle: position ``pos`` takes a uniform card of
+    ``deck[pos:]``, drawn exactly without bias by Lemire's method from 32-bit halves of
+    xoshiro256** outputs (high half first), the state kept in registers. The shuffled
+    deck is then dealt as :func:`deal_masks` does; returns the dead-card mask.
+    """
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    spare = np.uint64(0)
+    have = False
+    a = 0
+    b = 0
+    for pos in range(DECK_SIZE - 1):
+        bound = np.uint64(DECK_SIZE - pos)
+        limit = LEMIRE_THRESHOLD[DECK_SIZE - pos]
+        while True:
+            if have:
+                r = spare
+                have = False
+            else:
+                x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+                r = x >> _U32S
+                spare = x & _U32
+                have = True
+            m = r * bound
+            if (m & _U32) >= limit:
+                break
+        j = pos + np.int64(m >> _U32S)
+        card = deck[j]
+        deck[j] = deck[pos]
+        deck[pos] = card
+        if pos & 1:
+            a |= 1 << card
+        elif pos:
+            b |= 1 << card
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
+    hands[1 - dealer] = a
+    hands[dealer] = b
+    return (1 << deck[0]) | (1 << deck[DECK_SIZE - 1])
+
+
+@njit(cache=True)
+def deal_masks(deck: np.ndarray, dealer: np.int64, hands: np.ndarray) -> np.int64:
+    """Hands from a shuffled ``deck`` (28 codes, top first); returns the dead-card mask.
+
+    The top card is dead, then 13 cards each one at a time starting with the non-dealer,
+    and the last card is dead.
+    """
+    a = 0  # non-dealer
+    b = 0  # dealer
+    for i in range(1, 27, 2):
+        a |= 1 << deck[i]
+        b |= 1 << deck[i + 1]
+    hands[1 - dealer] = a
+    hands[dealer] = b
+    return (1 << deck[0]) | (1 << deck[27])
+
+
+@njit(cache=True)
+def first_lead(dead: np.int64) -> np.int64:
+    """The forced first lead: 2C, or 4C when 2C is dead, or 6C when both are."""
+    if not dead & (1 << C2):
+        return C2
+    if not dead & (1 << C4):
+        return C4
+    return C6
+
+
+# ---- legal moves ---------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def hearts_broken(hand0: np.int64, hand1: np.int64, dead: np.int64) -> bool:
+    """At a lead: has a heart been played to an earlier trick? (A heart that is neither
+    held nor dead was played.)"""
+    return (HEART_MASK & ~(hand0 | hand1 | dead)) != 0
+
+
+@njit(cache=True, inline="always")
+def legal_lead(hand: np.int64, broken: bool) -> np.int64:
+    """Leads allowed (not the first trick's): no heart before hearts are broken, unless
+    the hand holds only hearts. QS may always be led."""
+    if broken:
+        return hand
+    rest = hand & NON_HEART_MASK
+    return rest if rest else hand
+
+
+@njit(cache=True, inline="always")
+def follow_mask(led: np.int64) -> np.int64:
+    """The mask of the suit of the card ``led``."""
+    return SUIT_MASK_OF[led]
+
+
+@njit(cache=True, inline="always")
+def legal_follow(hand: np.int64, follow: np.int64) -> np.int64:
+    """Follow the suit led (``follow``: its mask) if able, else any card; QS is no
+    exception to following."""
+    same = hand & follow
+    return same if same else hand
+
+
+@njit(cache=True, inline="always")
+def second_wins(led: np.int64, card: np.int64, follow: np.int64) -> bool:
+    """Does the follower's ``card`` beat the ``led`` card (``follow``: the mask of its
+    suit)? The higher card of the suit led, or any heart on a non-heart lead: hearts are
+    trump."""
+    if (1 << card) & follow:
+        return card > led
+    return ((1 << card) & HEART_MASK) != 0
+
+
+@njit(cache=True, inline="always")
+def trick_points(led: np.int64, card: np.int64) -> np.int64:
+    """Points of a trick: 1 per heart, 13 for QS."""
+    return CARD_POINTS[led] + CARD_POINTS[card]
+
+
+@njit(cache=True, inline="always")
+def mask_points(x: np.int64) -> np.int64:
+    """Points of the cards in mask ``x``: 1 per heart, 13 for QS."""
+    return popcount(x & HEART_MASK) + (13 if x & QS_BIT else 0)
+
+
+@njit(cache=True)
+def hand_score(taken0: np.int64, taken1: np.int64) -> tuple:
+    """(points seat 0, points seat 1, moon seat or -1) from the points taken in tricks.
+
+    Every point card in play is taken by someone, so a player who took no point at all
+    leaves every point card in play (dead cards excluded) to the other: a moon, scored
+    0 for the shooter and 20 for the opponent.
+    """
+    if taken0 == 0 and taken1 > 0:
+        return MOON_PENALTY, 0, 1
+    if taken1 == 0 and taken0 > 0:
+        return 0, MOON_PENALTY, 0
+    return taken0, taken1, -1
+
+
+@njit(cache=True)
+def game_winners(score0: np.int64, score1: np.int64, target: np.int64) -> np.int64:
+    """Winning seats as a bit mask once a hand ends, or 0 if the game goes on.
+
+    The game ends after a hand in which a player reaches ``target``: the lower score
+    wins. Equal scores (both at or over the target) play further hands.
+    """
+    if score0 < target and score1 < target:
+        return 0
+    if score0 < score1:
+        return 1
+    if score1 < score0:
+        return 2
+    return 0
