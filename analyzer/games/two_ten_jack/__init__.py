@@ -1,0 +1,1 @@
+"""Two-Ten-Jack (RULES.md section 4)."""

@@ -1,0 +1,181 @@
+"""Two-Ten-Jack rules, compiled: legal moves, trick resolution and card points.
+
+Hands, cards taken and cards played are int64 bit masks over card codes
+(``suit * 13 + rank``, suits C D H S = 0..3, ranks 0..12 = 2..A), so following suit is a
+mask and choosing a card is a bit scan.
+
+Move codes (RECORD.md): a card code 0..51 plays that card (``51`` is ``"AS"`` when
+following). Leading the ace of spades is one of two moves: ``AS_SPADE`` (60, ``"AS:spade"``)
+or ``AS_TRUMP`` (61, ``"AS:trump"``); the declared suit is the suit led. Codes 52/53 are
+the jokers of ``cards.py`` and are never used here. A set of legal moves is an int64 mask
+over move codes (bits 0..51, 60, 61).
+
+Kernel parameter array (``params``), in the order of the spec's options: ``[target]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
+
+from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: E402,I001  (a count-trailing-zeros intrinsic)
+
+P_TARGET = 0
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+TRUMP = HEARTS
+ACE_SPADES = 51  # card code of AS
+AS_SPADE, AS_TRUMP = 60, 61  # move codes of leading AS
+HAND_SIZE = 6
+STOCK_SIZE = 40
+TRICKS = 26
+
+#: suit and rank of each card code (lookup tables: no signed ``//`` or ``%`` in hot code)
+SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
+RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
+
+SUIT_MASK = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.int64)
+AS_BIT = np.int64(1) << np.int64(ACE_SPADES)
+#: trumps: the hearts and AS
+TRUMP_MASK = np.int64(SUIT_MASK[HEARTS] | (1 << ACE_SPADES))
+#: cards that follow each suit led: AS counts as a spade and as a trump
+FOLLOW_MASK = np.array([SUIT_MASK[CLUBS], SUIT_MASK[DIAMONDS], SUIT_MASK[HEARTS] | (1 << ACE_SPADES),
+                        SUIT_MASK[SPADES]], dtype=np.int64)
+AS_MOVES = np.int64((1 << AS_SPADE) | (1 << AS_TRUMP))
+
+
+def _points(card: int) -> int:
+    rank, suit = card % 13, card // 13
+    if suit == HEARTS and rank in (0, 8, 9):  # 2H TH JH
+        return 5
+    if suit == CLUBS and rank in (0, 8, 9):  # 2C TC JC
+        return -5
+    if suit == SPADES and rank in (0, 8, 9, 12):  # 2S TS JS AS
+        return 1
+    if suit == DIAMONDS and rank == 4:  # 6D
+        return 1
+    return 0
+
+
+def _trump_strength(card: int) -> int:
+    if card == ACE_SPADES:
+        return 14
+    if card // 13 == HEARTS:
+        return card % 13 + 1
+    return 0
+
+
+#: points of each card taken in a trick
+CARD_POINTS = np.array([_points(c) for c in range(52)], dtype=np.int64)
+#: trump strength: AS 14, AH 13, KH 12, ..., 2H 1; 0 for a card that is not a trump
+TRUMP_STRENGTH = np.array([_trump_strength(c) for c in range(52)], dtype=np.int64)
+PLUS5_MASK = np.int64(sum(1 << c for c in range(52) if _points(c) == 5))
+MINUS5_MASK = np.int64(sum(1 << c for c in range(52) if _points(c) == -5))
+PLUS1_MASK = np.int64(sum(1 << c for c in range(52) if _points(c) == 1))
+
+
+@njit(cache=True, inline="always")
+def popcount(mask: np.int64) -> np.int64:
+    """Number of set bits (masks here hold at most a few dozen)."""
+    x = np.uint64(mask)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def lowest(mask: np.int64) -> np.int64:
+    """Index of the lowest set bit of a non-zero mask."""
+    return np.int64(trailing_zeros(np.uint64(mask)))
+
+
+@njit(cache=True, inline="always")
+def nth_bit(mask: np.int64, k: np.int64) -> np.int64:
+    """Index of the ``k``-th (from 0, low to high) set bit of ``mask``."""
+    m = mask
+    for _ in range(k):
+        m &= m - 1
+    return lowest(m)
+
+
+@njit(cache=True, inline="always")
+def lead_moves(hand: np.int64) -> np.int64:
+    """Legal leads: any card; AS only as one of its two declarations."""
+    if hand & AS_BIT:
+        return (hand ^ AS_BIT) | AS_MOVES
+    return hand
+
+
+@njit(cache=True, inline="always")
+def follow_moves(hand: np.int64, suit_led: np.int64) -> np.int64:
+    """Legal follows: the suit led (AS counts as a spade and as a trump), else a trump
+    (a heart or AS), else anything."""
+    m = hand & FOLLOW_MASK[suit_led]
+    if m:
+        return m
+    m = hand & TRUMP_MASK
+    if m:
+        return m
+    return hand
+
+
+@njit(cache=True, inline="always")
+def lead_card(move: np.int64) -> np.int64:
+    """The card a lead move plays."""
+    if move >= AS_SPADE:
+        return ACE_SPADES
+    return move
+
+
+@njit(cache=True, inline="always")
+def suit_led(move: np.int64) -> np.int64:
+    """The suit a lead move leads (the declaration for AS)."""
+    if move == AS_SPADE:
+        return SPADES
+    if move == AS_TRUMP:
+        return HEARTS
+    return SUIT_OF[move]
+
+
+@njit(cache=True, inline="always")
+def follower_wins(lead: np.int64, follow: np.int64) -> bool:
+    """True when the follower's card takes the trick.
+
+    The highest trump wins if any trump was played (AS is a trump however declared);
+    otherwise the higher card of the suit led (the suit of ``lead``, AS never being
+    a non-trump)."""
+    tf = TRUMP_STRENGTH[follow]
+    tl = TRUMP_STRENGTH[lead]
+    if tf > tl:
+        return True
+    if tl > 0:
+        return False
+    return SUIT_OF[follow] == SUIT_OF[lead] and RANK_OF[follow] > RANK_OF[lead]
+
+
+@njit(cache=True, inline="always")
+def mask_points(taken: np.int64) -> np.int64:
+    """Points of the cards in ``taken``."""
+    return (5 * popcount(taken & PLUS5_MASK) - 5 * popcount(taken & MINUS5_MASK)
+            + popcount(taken & PLUS1_MASK))
+
+
+@njit(cache=True, inline="always")
+def round_winners(s0: np.int64, s1: np.int64, target: np.int64) -> np.int64:
+    """Winners (seat bit mask) after a round with scores ``s0``, ``s1``; 0: play another.
+
+    A player with ``target`` or more wins; both there: the higher score wins, and equal
+    scores play another round."""
+    if s0 >= target:
+        if s1 >= target:
+            if s0 > s1:
+                return 1
+            if s1 > s0:
+                return 2
+            return 0
+        return 1
+    if s1 >= target:
+        return 2
+    return 0
