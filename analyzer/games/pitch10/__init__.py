@@ -1,0 +1,1 @@
+"""10-Point Pitch (RULES.md section 5)."""

@@ -1,0 +1,201 @@
+"""10-Point Pitch rules, compiled (RULES.md section 5).
+
+Cards are the usual codes (``suit * 13 + rank``, ``LJ = 52``, ``HJ = 53``); a hand before
+trump is named is an int64 bit mask over the 54 codes. Once trump ``t`` is named only the
+16 trumps matter, and a hand becomes a 16-bit *strength mask*: bit ``k`` is the trump of
+strength ``k``, from 0 (the 2) to 15 (the ace)::
+
+    k:  0  1  2  3  4  5  6  7  8  9  10 11    12 13 14 15
+        2  3  4  5  6  7  8  9  T  LJ HJ off-J J  Q  K  A
+
+so the highest trump of a set is its highest bit and ``CARD_AT[t, k]`` is the card code.
+Points by strength are the same for every trump suit (``POINTS16``): A, J, off-jack, HJ,
+LJ, T and 2 one each, the 3 three.
+
+Move codes (one space for all decisions, so an error message can name any move)::
+
+    bid:     60 pass, 64..70 bids 4..10, 71 moon
+    trump:   80 C, 81 D, 82 H, 83 S
+    give:    90 keep, 91 give
+    discard, play: the card code 0..53
+
+Kernel parameter array (``params``), in the order of the spec's options:
+``[target, made_bid_scores_taken]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.jit import njit
+
+P_TARGET, P_TAKEN_VARIANT = 0, 1
+
+LOW_JOKER, HIGH_JOKER = 52, 53
+NCARDS = 54
+HAND_SIZE = 9
+KEEP = 6
+MOON = 11  # a moon bid, above 10
+ALL_POINTS = 10
+
+MOVE_PASS = 60
+MOVE_BID0 = 60  # a bid b (4..10, 11 = moon) is MOVE_BID0 + b
+MOVE_MOON = 71
+MOVE_TRUMP0 = 80
+MOVE_KEEP, MOVE_GIVE = 90, 91
+
+FULL16 = 0xFFFF
+#: points of the trump of each strength
+POINTS16 = np.array([1, 3, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1], dtype=np.int64)
+POINT_MASK16 = 0
+for _k in range(16):
+    if POINTS16[_k]:
+        POINT_MASK16 |= 1 << _k
+NONPOINT_MASK16 = FULL16 & ~POINT_MASK16
+#: the other suit of the same colour (clubs-spades, diamonds-hearts)
+SAME_COLOUR = np.array([3, 2, 1, 0], dtype=np.int64)
+#: first ranks 2..T (index 0..8) map to strengths 0..8; J Q K A to 12..15
+_RANK_STRENGTH = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15)
+RANK_JACK = 9
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    strength = np.full((4, NCARDS), -1, dtype=np.int64)
+    card_at = np.zeros((4, 16), dtype=np.int64)
+    trump54 = np.zeros(4, dtype=np.int64)
+    for t in range(4):
+        for r in range(13):
+            strength[t, t * 13 + r] = _RANK_STRENGTH[r]
+        strength[t, SAME_COLOUR[t] * 13 + RANK_JACK] = 11
+        strength[t, HIGH_JOKER] = 10
+        strength[t, LOW_JOKER] = 9
+        for c in range(NCARDS):
+            k = strength[t, c]
+            if k >= 0:
+                card_at[t, k] = c
+                trump54[t] |= 1 << c
+    return strength, card_at, trump54
+
+
+SUIT_SHIFT = np.array([0, 13, 26, 39], dtype=np.int64)
+#: code of the off-jack of each trump suit
+OFF_JACK = np.array([SAME_COLOUR[t] * 13 + RANK_JACK for t in range(4)], dtype=np.int64)
+#: STRENGTH[t, card]: strength 0..15 of ``card`` when ``t`` is trump, -1 for a non-trump
+#: CARD_AT[t, k]: the card of strength ``k``; TRUMP54[t]: the 16 trumps as a 54-bit mask
+STRENGTH, CARD_AT, TRUMP54 = _tables()
+
+
+@njit(cache=True)
+def popcount(x: np.int64) -> np.int64:
+    """Number of set bits of a non-negative int64 below 2**62."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
+
+
+@njit(cache=True)
+def high_bit(x: np.int64) -> np.int64:
+    """Index of the highest set bit of a 16-bit mask, -1 for 0."""
+    x |= x >> 1
+    x |= x >> 2
+    x |= x >> 4
+    x |= x >> 8
+    return popcount(x) - 1
+
+
+@njit(cache=True)
+def low_bit(x: np.int64) -> np.int64:
+    """Index of the lowest set bit of a 16-bit mask, -1 for 0."""
+    if x == 0:
+        return -1
+    return popcount((x & -x) - 1)
+
+
+@njit(cache=True)
+def nth_bit(x: np.int64, n: np.int64) -> np.int64:
+    """Index of the ``n``-th (from 0, low to high) set bit of a 16-bit mask."""
+    for _ in range(n):
+        x &= x - 1
+    return low_bit(x)
+
+
+@njit(cache=True)
+def trumps_of(hand54: np.int64, trump: np.int64) -> np.int64:
+    """The trumps of a 54-bit hand as a 16-bit strength mask (bit arithmetic: ranks 2..T
+    keep their place, J Q K A move up 3 to make room for off-jack HJ LJ)."""
+    run = (hand54 >> SUIT_SHIFT[trump]) & 0x1FFF
+    off = (hand54 >> OFF_JACK[trump]) & 1
+    return ((run & 0x1FF) | ((run >> 9) << 12) | (off << 11) | (((hand54 >> HIGH_JOKER) & 1) << 10)
+            | (((hand54 >> LOW_JOKER) & 1) << 9))
+
+
+@njit(cache=True)
+def bid_options(high: np.int64, stuck: bool, legal: np.ndarray) -> np.int64:
+    """Legal bid moves given the highest bid so far (0: none); ``stuck``: the dealer
+    after three passes, whose only move is 4. Returns how many were written."""
+    if stuck:
+        legal[0] = MOVE_BID0 + 4
+        return 1
+    legal[0] = MOVE_PASS
+    n = 1
+    lo = high + 1 if high >= 4 else 4
+    for b in range(lo, MOON + 1):
+        legal[n] = MOVE_BID0 + b
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def first_with_trumps(seat: np.int64, h16: np.ndarray) -> np.int64:
+    """``seat`` if it holds a trump, else the next seat clockwise that does; -1 if none."""
+    s = seat
+    for _ in range(4):
+        if h16[s] != 0:
+            return s
+        s = (s + 1) & 3
+    return -1
+
+
+@njit(cache=True)
+def refill_need(h16: np.int64) -> np.int64:
+    """How many cards a player holding trumps ``h16`` is dealt to reach six (before the
+    stock runs out)."""
+    n = KEEP - popcount(h16)
+    return n if n > 0 else 0
+
+
+@njit(cache=True)
+def score_round(bid: np.int64, taken_pitch: np.int64, taken_other: np.int64, score_pitch: np.int64,
+                score_other: np.int64, scores_taken: bool) -> tuple:
+    """Scores after a round for (pitcher's team, other team) and the round's outcome:
+    0 play on, 1 the pitcher's team wins at once (moon made above 0), 2 it loses at once
+    (moon missed). ``bid`` 4..10 or MOON."""
+    if bid == MOON:
+        if taken_pitch == ALL_POINTS:
+            if score_pitch > 0:
+                return score_pitch, score_other + taken_other, 1
+            return 0, score_other + taken_other, 0
+        # ruling: a missed moon leaves the bidders' score as it was; the others score
+        # what they took, and the game is over
+        return score_pitch, score_other + taken_other, 2
+    if taken_pitch >= bid:
+        gain = taken_pitch if scores_taken else bid
+        return score_pitch + gain, score_other + taken_other, 0
+    return score_pitch - bid, score_other + taken_other, 0
+
+
+@njit(cache=True)
+def game_winner(scores: np.ndarray, pitcher_team: np.int64, outcome: np.int64, target: np.int64) -> np.int64:
+    """The winning team after a round, or -1 when play goes on."""
+    if outcome == 1:
+        return pitcher_team
+    if outcome == 2:
+        return 1 - pitcher_team
+    p = scores[pitcher_team] >= target
+    o = scores[1 - pitcher_team] >= target
+    if p:
+        return pitcher_team
+    if o:
+        return 1 - pitcher_team
+    return -1
