@@ -494,7 +494,6 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
     for j in range(lo, hi):
         for i in range(options.shape[0]):
             copy_bundle(base_ws, ws)
-            ws[13][:] = base_ws[13]
             # the same hidden cards and the same future for every option (common random numbers)
             seed_stream(sample_rng, seed, start + j, DEAL)
             resample_hidden(ws, seat, sample_rng)

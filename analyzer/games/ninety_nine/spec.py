@@ -111,6 +111,128 @@ class NinetyNineSpec(GameSpec):
         return None
 
 
+    # ---- positions and evaluation (analyzer.evaluate) ------------------------------------------
+    position_keys = ("seat", "players", "dealer", "hand", "total", "direction", "chips", "out", "pile", "stock",
+                     "rules")
+
+    def position_from_record(self, events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
+        """Decision ``at`` (1-based) of a recorded game, as the deciding seat saw it."""
+        head = events[0]
+        decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
+        if at is None or not 1 <= at <= len(decisions):
+            raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at}")
+        stop = decisions[at - 1]
+        seat = events[stop]["seat"]
+        hand: list[str] = []
+        pile: list[str] = []
+        total, direction, stock, chips, dealer, out = 0, 1, 0, [], 0, []
+        for ev in events[1:stop]:
+            kind = ev["ev"]
+            if kind == "deal":
+                hand, pile, total, direction = list(ev["hands"][seat]), [], 0, 1
+                stock, chips, dealer = len(ev["stock"]), list(ev["chips"]), ev["dealer"]
+                out = [s for s, h in enumerate(ev["hands"]) if not h]
+            elif kind == "decide":
+                pile.append(ev["card"])
+                if ev["seat"] == seat:
+                    hand.remove(ev["card"])
+            elif kind == "pile":
+                total, direction = ev["total"], ev["dir"]
+            elif kind == "reshuffle":
+                pile, stock = pile[-1:], len(ev["stock"])
+            elif kind == "draw":
+                stock -= 1
+                if ev["seat"] == seat:
+                    hand.append(ev["card"])
+        return {"seat": seat, "players": head["players"], "dealer": dealer, "hand": hand, "total": total,
+                "direction": direction, "chips": chips, "out": out, "pile": pile, "stock": stock,
+                "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
+
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
+        """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
+        import numpy as np
+
+        from analyzer.cards import standard_deck
+        from analyzer.evaluate import Evaluation
+
+        unknown = set(position) - set(self.position_keys)
+        if unknown:
+            raise AnalyzerError(f"ninety-nine positions have no {sorted(unknown)[0]!r} (keys: {', '.join(self.position_keys)})")
+        p = rules["players"]
+        deck = standard_deck(rules["decks"])
+        seat = _seat(position.get("seat", 0), p, "seat")
+        out = [_seat(s, p, "out") for s in position.get("out", [])]
+        active = [s not in out for s in range(p)]
+        if not active[seat]:
+            raise AnalyzerError(f"seat {seat} is out of the game: it has no decision")
+        if sum(active) < 2:
+            raise AnalyzerError("at least two players must still be in the game")
+        hand = deck.parse(position["hand"], "hand") if "hand" in position else None
+        if hand is None or len(hand) != 3:
+            raise AnalyzerError(f"a ninety-nine hand holds exactly 3 cards, not {0 if hand is None else len(hand)}")
+        pile = deck.parse(position.get("pile", []), "pile")
+        deck.check(hand + pile, "hand and pile together")
+        total = _int(position.get("total", 0), "total")
+        if not 0 <= total <= 99:
+            raise AnalyzerError(f"the pile total is between 0 and 99, not {total}")
+        direction = _int(position.get("direction", 1), "direction")
+        if direction not in (1, -1):
+            raise AnalyzerError("direction is 1 (clockwise) or -1")
+        chips = [_int(c, "chips") for c in position.get("chips", [rules["chips"]] * p)]
+        if len(chips) != p or min(chips) < 0:
+            raise AnalyzerError(f"chips takes {p} non-negative numbers, one per seat")
+        previous = next(s % p for s in range(seat - 1, seat - 1 - p, -1) if active[s % p])
+        dealer = _seat(position.get("dealer", previous), p, "dealer")
+        if not active[dealer]:
+            raise AnalyzerError(f"the dealer (seat {dealer}) is out of the game")
+        hidden = deck.size - 3 - len(pile) - 3 * (sum(active) - 1)
+        stock = _int(position.get("stock", hidden), "stock")
+        if not 0 <= stock <= hidden:
+            raise AnalyzerError(f"the stock can hold 0 to {hidden} cards here, not {stock}")
+        legal = _legal(hand, total)
+        if not legal:
+            raise AnalyzerError(f"seat {seat} has no legal move at total {total}: it goes over, there is nothing to decide")
+        from analyzer.games.ninety_nine import kernel
+
+        params = self.params(rules)
+        ws = kernel.workspace(params)
+        kernel.load_position(params, ws, seat, dealer, total, direction, np.array(chips, dtype=np.int64),
+                             np.array(active), np.array(hand, dtype=np.int64), np.array(pile, dtype=np.int64), stock)
+
+        def run(seed, start, codes, n, threads):
+            result = np.zeros((n, len(codes), 2), dtype=np.int64)
+            kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, ws, seat, codes, result,
+                                  np.int64(min(n, 4 * threads)))
+            return result
+
+        return Evaluation(seat=seat, options=legal, names=[MOVE_NAMES[m] for m in legal], outcome="went_over",
+                          outcome_binary=True, run=run)
+
+
+def _legal(hand: list[int], total: int) -> list[int]:
+    import numpy as np
+
+    from analyzer.games.ninety_nine.rules import legal_moves
+
+    buf = np.zeros(15, dtype=np.int64)
+    n = legal_moves(np.array([hand], dtype=np.int64), 0, total, buf)
+    return sorted(int(m) for m in buf[:n])
+
+
+def _int(value: Any, name: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
+
+
+def _seat(value: Any, players: int, name: str) -> int:
+    seat = _int(value, name)
+    if not 0 <= seat < players:
+        raise AnalyzerError(f"{name}: seat {seat} does not exist with {players} players")
+    return seat
+
+
 def _position_label(k: int) -> str:
     return "dealer" if k == 0 else f"dealer+{k}"
 
