@@ -310,6 +310,110 @@ def batch(
                f"{result.elapsed:.1f} s; results in {out}")
 
 
+@app.command()
+def evaluate(
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    seat: Optional[int] = typer.Option(None, "--seat", help="The deciding seat."),
+    dealer: Optional[int] = typer.Option(None, "--dealer", help="The dealer's seat."),
+    hand: Optional[str] = typer.Option(None, "--hand", help='Cards held, e.g. "KS 4D 7C".'),
+    scores: Optional[str] = typer.Option(None, "--scores", help="Scores per seat (per team in pitch10), e.g. 0,5,12,0."),
+    total: Optional[int] = typer.Option(None, "--total", help="Ninety-Nine: the pile total."),
+    chips: Optional[str] = typer.Option(None, "--chips", help="Ninety-Nine: chips per seat, e.g. 3,1,2."),
+    bids: Optional[str] = typer.Option(None, "--bids", help='Pitch: bids so far from left of the dealer, e.g. "pass,5".'),
+    played: Optional[str] = typer.Option(None, "--played", help="Cards already played this hand (seen by everyone)."),
+    decision: Optional[str] = typer.Option(None, "--decision", help="The decision kind when the position allows several (e.g. bid)."),
+    setting: Optional[List[str]] = typer.Option(None, "--set", help="Any other position key, KEY=VALUE (repeatable)."),
+    position_file: Optional[str] = typer.Option(None, "--position", help="The position as a JSON file (format in the README)."),
+    record: Optional[str] = typer.Option(None, "--record", help="Take the position from a record file (JSONL)..."),
+    game_number: int = typer.Option(0, "--game", help="...game K of that file (0 = first)..."),
+    at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), seen by the deciding seat."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
+    rollout: Optional[List[str]] = typer.Option(None, "--rollout", help="Rollout strategy for all seats (default heuristic), or K=STRATEGY per seat."),
+    samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play."),
+    precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every win-rate interval is within +-X."),
+    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after T seconds."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    csv: Optional[str] = typer.Option(None, "--csv", help="Write the table to FILE.csv."),
+    plot: Optional[str] = typer.Option(None, "--plot", help="Save the options with error bars to FILE.png."),
+) -> None:
+    """How good is each option I have? Every legal option is played out on the same sampled
+    deals with the same future random numbers; options clearly worse are dropped early.
+
+    Examples:
+
+        analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2
+        analyzer evaluate ninety-nine --record game.jsonl --at 12 --rollout random
+        analyzer evaluate hearts2 --position spot.json --precision 0.005
+    """
+    from analyzer import evaluate as ev
+    from analyzer.errors import AnalyzerError
+    from analyzer.strategies import parse_seat_args
+
+    for path in filter(None, (csv, plot)):
+        from analyzer.io import check_writable
+
+        check_writable(path)
+    position: dict[str, Any] | None = None
+    flags = {"seat": seat, "dealer": dealer, "hand": hand, "scores": scores, "total": total, "chips": chips,
+             "bids": bids, "played": played, "decision": decision}
+    given = {k: v for k, v in flags.items() if v is not None}
+    for item in setting or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise AnalyzerError(f"--set takes KEY=VALUE, not {item!r}")
+        given[key.strip()] = value.strip()
+    sources = sum([bool(given), position_file is not None, record is not None])
+    if sources > 1:
+        raise AnalyzerError("give the position one way: flags, --position FILE.json, or --record FILE --at N")
+    if position_file is not None:
+        position = _read_position(position_file)
+    elif given:
+        position = given
+    rollout_spec: Any = "heuristic"
+    if rollout:
+        if len(rollout) == 1 and "=" not in rollout[0]:
+            rollout_spec = rollout[0]
+        else:
+            rollout_spec = {k: v for k, v in parse_seat_args(rollout).items()}
+    result = ev.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
+                         rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
+                         seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json)
+    if csv:
+        from analyzer.io import write_text
+
+        write_text(csv, result.table.to_csv(index=False))
+    if plot:
+        from analyzer.plots import evaluation_plot
+
+        evaluation_plot(result, plot)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    typer.echo(f"{result.game}: {result.samples:,} samples, {result.elapsed:.2f} s, stopped: {result.stopped}")
+    for name, table in result.tables.items():
+        _print_frame(table, name)
+
+
+def _read_position(path: str) -> dict[str, Any]:
+    from pathlib import Path
+
+    from analyzer.errors import AnalyzerError
+
+    file = Path(path)
+    if not file.is_file():
+        raise AnalyzerError(f"position file {path} not found")
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise AnalyzerError(f"position file {path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise AnalyzerError(f"position file {path} must hold a JSON object")
+    return data
+
+
 def _rule_items(items: list[str] | None) -> list[tuple[str, str]]:
     from analyzer.errors import AnalyzerError
 

@@ -51,14 +51,19 @@ class EvaluationResult:
     samples: int
     elapsed: float
     stopped: str
-    table: pd.DataFrame
+    tables: dict[str, pd.DataFrame]
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The ranked options."""
+        return self.tables["options"]
 
     def to_dict(self) -> dict[str, Any]:
         from analyzer.api import _clean
 
         return _clean({"game": self.game, "position": self.position, "samples": self.samples,
                        "elapsed_s": round(self.elapsed, 3), "stopped": self.stopped,
-                       "options": self.table.to_dict(orient="records")})
+                       **{k: v.to_dict(orient="records") for k, v in self.tables.items()}})
 
 
 class _Stats:
@@ -173,8 +178,25 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         stopped = "interrupted"
     finally:
         bar.close()
-    table = _table(ev, stats, active)
-    return EvaluationResult(spec.name, position, done, time.perf_counter() - started, stopped, table)
+    tables = {"options": _table(ev, stats, active)}
+    if str(position.get("decision", "")) == "bid" and hasattr(spec, "bid_table"):
+        # Pitch: "how much is this hand worth?" per trump suit and bid
+        tables.update(spec.bid_table(resolved, position, strat, samples, seed, threads))
+    return EvaluationResult(spec.name, position, done, time.perf_counter() - started, stopped, tables)
+
+
+def int_list(value: Any, name: str) -> list[int]:
+    """``[3, 1, 2]`` or ``"3,1,2"`` -> ``[3, 1, 2]`` with a clear error."""
+    items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
+    try:
+        return [int(v) for v in items]
+    except (TypeError, ValueError):
+        raise AnalyzerError(f"{name} takes integers separated by commas, like 0,5,12,0, not {value!r}") from None
+
+
+def card_list(value: Any) -> list[str]:
+    """``"AS KD"`` or ``["AS", "KD"]`` -> tokens (parsed and checked by the game's deck)."""
+    return value.replace(",", " ").split() if isinstance(value, str) else [str(v) for v in value]
 
 
 def _half_width(stats: _Stats, i: int) -> float:

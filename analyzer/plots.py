@@ -104,3 +104,22 @@ def variants_plot(study, path: str | Path) -> None:
                  f"({study.games:,} games each, same random streams)", fontsize=10)
     ax.legend(fontsize=8)
     _save(fig, path)
+
+
+def evaluation_plot(result, path: str | Path) -> None:
+    """Each option's game-win probability with its 95% interval, best first."""
+    plt = _pyplot()
+    table = result.table
+    fig, ax = plt.subplots(figsize=(6.4, 1.4 + 0.45 * len(table)), dpi=120)
+    y = list(range(len(table)))[::-1]
+    rate = table["win"].to_numpy()
+    err = [rate - table["win_lo"].to_numpy(), table["win_hi"].to_numpy() - rate]
+    colours = ["#999999" if dropped else "#4C72B0" for dropped in table["dropped"]]
+    ax.barh(y, rate, xerr=err, capsize=4, color=colours)
+    ax.set_yticks(y, [f"{o}  (P best {p:.2f})" for o, p in zip(table["option"], table["p_best"])])
+    ax.set_xlabel("probability of winning the game (95% CI)")
+    lo, hi = float(table["win_lo"].min()), float(table["win_hi"].max())
+    pad = max(0.02, (hi - lo) * 0.3)
+    ax.set_xlim(max(0.0, lo - pad), min(1.0, hi + pad))
+    ax.set_title(f"{result.game}: options ranked ({result.samples:,} samples; grey = dropped early)", fontsize=10)
+    _save(fig, path)

@@ -298,25 +298,36 @@ def rollout_turns(base, ws, trace):
 
 
 @njit(cache=True, _nrt=False)
+def mc_rollouts(ws, roll, seat, move, k, base, trace):
+    """How often ``seat`` goes over this round after ``move``, over K samples (CRN)."""
+    play_rng = ws[10]
+    busts = 0
+    for j in range(k):
+        copy_bundle(ws, roll)
+        seed_stream(roll[9], play_rng[0], j, DEAL)
+        seed_stream(roll[10], play_rng[1], j, PLAY)
+        resample_hidden(roll, seat, roll[9])
+        apply_move(roll, move, trace, False)
+        if rollout_turns(base, roll, trace) == seat:
+            busts += 1
+    return busts
+
+
+@njit(cache=True, _nrt=False)
 def mc_move(ws, roll, seat, legal, n, k, base, trace):
     """``mc``: for K samples of the hidden cards, roll each legal move out to the end of the
     round with the base strategy (same sample and same random numbers for every move);
-    play the move that went over least often (ties: the earlier legal move)."""
-    play_rng = ws[10]
-    best, best_busts = legal[0], k + 1
+    play the move that went over least often. The base strategy's own choice is tried
+    first and kept on ties, so sampling noise never makes mc worse than its base."""
+    hands, sc = ws[0], ws[13]
+    best = choose_base(base, hands, seat, sc[S_TOTAL], legal, n, ws[10])
+    best_busts = mc_rollouts(ws, roll, seat, best, k, base, trace)
     for i in range(n):
-        busts = 0
-        for j in range(k):
-            copy_bundle(ws, roll)
-            seed_stream(roll[9], play_rng[0], j, DEAL)
-            seed_stream(roll[10], play_rng[1], j, PLAY)
-            resample_hidden(roll, seat, roll[9])
-            apply_move(roll, legal[i], trace, False)
-            if rollout_turns(base, roll, trace) == seat:
-                busts += 1
-        if busts < best_busts:
-            best, best_busts = legal[i], busts
-    next_u64(play_rng)  # fresh samples at the next decision
+        if legal[i] != best and best_busts > 0:
+            busts = mc_rollouts(ws, roll, seat, legal[i], k, base, trace)
+            if busts < best_busts:
+                best, best_busts = legal[i], busts
+    next_u64(ws[10])  # fresh samples at the next decision
     return best
 
 

@@ -112,8 +112,7 @@ class NinetyNineSpec(GameSpec):
 
 
     # ---- positions and evaluation (analyzer.evaluate) ------------------------------------------
-    position_keys = ("seat", "players", "dealer", "hand", "total", "direction", "chips", "out", "pile", "stock",
-                     "rules")
+    position_keys = ("seat", "players", "dealer", "hand", "total", "direction", "chips", "out", "pile", "rules")
 
     def position_from_record(self, events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
         """Decision ``at`` (1-based) of a recorded game, as the deciding seat saw it."""
@@ -145,7 +144,7 @@ class NinetyNineSpec(GameSpec):
                 if ev["seat"] == seat:
                     hand.append(ev["card"])
         return {"seat": seat, "players": head["players"], "dealer": dealer, "hand": hand, "total": total,
-                "direction": direction, "chips": chips, "out": out, "pile": pile, "stock": stock,
+                "direction": direction, "chips": chips, "out": out, "pile": pile,
                 "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
 
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
@@ -161,7 +160,9 @@ class NinetyNineSpec(GameSpec):
         p = rules["players"]
         deck = standard_deck(rules["decks"])
         seat = _seat(position.get("seat", 0), p, "seat")
-        out = [_seat(s, p, "out") for s in position.get("out", [])]
+        from analyzer.evaluate import int_list
+
+        out = [_seat(s, p, "out") for s in int_list(position.get("out", []), "out")]
         active = [s not in out for s in range(p)]
         if not active[seat]:
             raise AnalyzerError(f"seat {seat} is out of the game: it has no decision")
@@ -178,17 +179,19 @@ class NinetyNineSpec(GameSpec):
         direction = _int(position.get("direction", 1), "direction")
         if direction not in (1, -1):
             raise AnalyzerError("direction is 1 (clockwise) or -1")
-        chips = [_int(c, "chips") for c in position.get("chips", [rules["chips"]] * p)]
+        from analyzer.evaluate import int_list
+
+        chips = int_list(position.get("chips", [rules["chips"]] * p), "chips")
         if len(chips) != p or min(chips) < 0:
             raise AnalyzerError(f"chips takes {p} non-negative numbers, one per seat")
         previous = next(s % p for s in range(seat - 1, seat - 1 - p, -1) if active[s % p])
         dealer = _seat(position.get("dealer", previous), p, "dealer")
         if not active[dealer]:
             raise AnalyzerError(f"the dealer (seat {dealer}) is out of the game")
-        hidden = deck.size - 3 - len(pile) - 3 * (sum(active) - 1)
-        stock = _int(position.get("stock", hidden), "stock")
-        if not 0 <= stock <= hidden:
-            raise AnalyzerError(f"the stock can hold 0 to {hidden} cards here, not {stock}")
+        # every card is in a hand, the stock or the pile: the stock is what is left
+        stock = deck.size - 3 * sum(active) - len(pile)
+        if stock < 0:
+            raise AnalyzerError(f"{len(pile)} cards on the pile leave no room for {sum(active)} hands of 3")
         legal = _legal(hand, total)
         if not legal:
             raise AnalyzerError(f"seat {seat} has no legal move at total {total}: it goes over, there is nothing to decide")
