@@ -171,7 +171,7 @@ def deal_round(seed, index, params, ws, out, trace, tracing):
         tr.emit_list(trace, TAG_CHIPS, chips, players)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def apply_move(ws, move, trace, tracing):
     """The player to move plays ``move``: pile, total, direction, rebuild if needed, draw."""
     hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
