@@ -132,7 +132,7 @@ def is_in(move, legal, n):
 
 # ---- the rules, once ----------------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def deal_round(seed, index, params, ws, out, trace, tracing):
     """Start round ``sc[S_ROUNDS] + 1``: gather, shuffle from the round's stream, deal 3 each."""
     hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
@@ -206,7 +206,7 @@ def apply_move(ws, move, trace, tracing):
     sc[S_SEAT] = next_active(seat, sc[S_DIR], active)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def settle(params, ws, out, seat, trace, tracing):
     """``seat`` went over: pays a chip, or is out if it has none left; the deal passes on."""
     hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
