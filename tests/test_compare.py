@@ -116,3 +116,12 @@ def test_cli_compare_outputs(cli, tmp_path):
 def test_cli_compare_bad_input(cli, args, message):
     code, out, err = cli(*args)
     assert code == 2 and err.startswith("error: ") and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_pairing_lowers_the_variance_on_duplicate_deals():
+    """Two close strategies (pitch bidding with a different partner allowance): on the same
+    deals they often play alike, and the seat swap cancels the luck of those deals."""
+    result = cmp.compare("pitch10", ["heuristic", "heuristic:partner=22"], games=4000, seed=6,
+                         rules={"target": 5})
+    row = result.tables["pairs"].iloc[0]
+    assert row["difference_se"] < 0.8 * row["difference_se_unpaired"], row

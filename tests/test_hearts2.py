@@ -507,3 +507,315 @@ def test_cli_bad_input(cli, args):
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:")
+
+
+# ---- mc and evaluation from a position ---------------------------------------------------------
+
+import math  # noqa: E402
+from itertools import combinations  # noqa: E402
+
+from analyzer.errors import AnalyzerError  # noqa: E402
+from analyzer.evaluate import evaluate  # noqa: E402
+from analyzer.games.hearts2.spec import SPEC  # noqa: E402
+
+RULES = {"target": 100}
+HEARTS_ONLY = "H"
+
+
+def consistent_splits(position):
+    """Every (opponent's hand, dead pair) the seat cannot tell apart, worked out here in
+    plain Python from the position: the unseen cards split into the opponent's hand and
+    2 dead cards, the opponent holding no card of a suit it failed to follow, nothing but
+    hearts after leading a heart before hearts were broken, and 2C (and 4C) dead when the
+    first lead was 4C (6C)."""
+    hand = position["hand"].split()
+    played = position["played"].split() + position.get("trick", "").split()
+    seat = position["seat"]
+    # who played each card: replay the tricks from the leader now backwards
+    n = len(played)
+    flips = [0]
+    for t in range(n // 2):
+        lead, follow = played[2 * t], played[2 * t + 1]
+        second = rank(follow) > rank(lead) if suit(follow) == suit(lead) else suit(follow) == "H"
+        flips.append(flips[-1] ^ int(second))
+    leader_now = 1 - seat if n % 2 else seat
+    first_leader = leader_now ^ flips[n // 2]
+    barred = set()  # cards the opponent cannot hold
+    broken = False
+    for i, card in enumerate(played):
+        t, k = divmod(i, 2)
+        lead_seat = first_leader ^ flips[t]
+        who = lead_seat if k == 0 else 1 - lead_seat
+        if who != seat:
+            if k == 1 and suit(card) != suit(played[2 * t]):
+                barred |= {c for c in DECK if suit(c) == suit(played[2 * t])}
+            if k == 0 and t > 0 and not broken and suit(card) == "H":
+                barred |= {c for c in DECK if suit(c) != "H"}
+        if k == 1 and "H" in (suit(card), suit(played[2 * t])):
+            broken = True
+    first = played[0] if played else min((c for c in hand if c in ("2C", "4C", "6C")), key=rank)
+    barred |= {c for c in ("2C", "4C") if rank(c) < rank(first)}
+    pool = [c for c in DECK if c not in hand and c not in played]
+    splits = []
+    for dead in combinations(pool, 2):
+        opp = set(pool) - set(dead)
+        if not opp & barred:
+            splits.append((frozenset(opp), frozenset(dead)))
+    return pool, splits
+
+
+SAMPLING_POSITIONS = [
+    # seat 1 failed to follow diamonds: AD, the one unseen diamond, is dead
+    {"seat": 0, "hand": "4D 6D 8D TD QD AC 2H 4H 2S 4S 6S", "played": "2C 4C 2D 6C"},
+    # the first lead was 4C: 2C is dead
+    {"seat": 0, "hand": "6C 8C TC 2D 4D 6D 8D 2H 4H 6H 2S 4S 6S", "played": "", "trick": "4C"},
+    # seat 1 led a heart before hearts were broken: it holds only hearts, so the two
+    # unseen non-hearts (AC, QS) are dead and its hand is known
+    {"seat": 0, "hand": "8C TC QC 4D 6D TD QD", "played": "2C 4C 2S 4S 6S 8S 6C 8D 2D AD AS TS",
+     "trick": "2H"},
+]
+
+
+@pytest.mark.parametrize("position", SAMPLING_POSITIONS)
+def test_hidden_cards_sampled_with_exact_conditional_probabilities(position):
+    pool, splits = consistent_splits(position)
+    assert splits
+    samples = SPEC.hidden_samples(RULES, position, 24_000, seed=3)
+    n = len(samples)
+    pool_mask = sum(1 << parse_card(c) for c in pool)
+    seen_pairs = Counter()
+    in_opp = Counter()
+    for opp, dead in samples:
+        assert opp | dead == pool_mask and opp & dead == 0 and R.popcount(int(dead)) == 2
+        seen_pairs[frozenset(cards_of(int(dead)))] += 1
+        for c in cards_of(int(opp)):
+            in_opp[c] += 1
+    # every sampled split is consistent, and each consistent split is equally likely
+    pairs = Counter(dead for _, dead in splits)
+    assert set(seen_pairs) <= set(pairs)
+    for dead in pairs:
+        p = 1 / len(splits)
+        assert abs(seen_pairs[dead] / n - p) < 5 * (p * (1 - p) / n) ** 0.5 + 1e-12, (dead, seen_pairs[dead])
+    # P(card in the opponent's hand | what the seat saw), exactly
+    for c in pool:
+        p = sum(c in opp for opp, _ in splits) / len(splits)
+        assert abs(in_opp[c] / n - p) < 5 * (p * (1 - p) / n) ** 0.5 + 1e-12, (c, in_opp[c] / n, p)
+    if position["played"] == "2C 4C 2D 6C":
+        assert in_opp["AD"] == 0 and len(splits) == 12
+        assert in_opp["QS"] / n == pytest.approx(11 / 12, abs=0.01)
+    if position.get("trick") == "2H":
+        assert len(splits) == 1 and splits[0][1] == {"AC", "QS"}
+
+
+# Seat 0 follows 2D at trick 12 of 13 holding QS 2H; the first lead was 6C, so 2C and 4C are
+# dead and seat 1's last card (AH) is known. Seat 1 took 5 hearts so far, seat 0 nothing.
+FORCED = {"seat": 0, "hand": "QS 2H", "scores": "99,99",
+          "played": "6C 4H 2S 4S 8C 6H 6S 8S TC 8H 4D 6D QC TH 8D TD AC QH TS AS QD AD", "trick": "2D"}
+
+
+def forced_outcome(option):
+    """Seat 0's points and win after ``option``, played out by hand: both last tricks are
+    forced. Seat 1 holds AH; taken so far: seat 0 none, seat 1 five hearts."""
+    taken = [0, 5]
+    # trick 12: seat 1 led 2D; a heart on it wins, QS does not
+    winner = 0 if option == "2H" else 1
+    taken[winner] += card_points("2D") + card_points(option)
+    last = "QS" if option == "2H" else "2H"  # seat 0's last card
+    # trick 13: the winner leads; AH wins either way (a heart on QS, or the highest heart)
+    taken[1] += card_points(last) + card_points("AH")
+    points = taken if min(taken) > 0 else [20 if t == 0 else 0 for t in taken]
+    scores = [99 + points[0], 99 + points[1]]
+    assert max(scores) >= 100 and scores[0] != scores[1]  # the game ends with this hand
+    return points[0], int(scores[0] < scores[1])
+
+
+def test_forced_position_evaluates_exactly():
+    assert forced_outcome("QS") == (20, 0)  # seat 1 shoots the moon
+    assert forced_outcome("2H") == (1, 1)
+    for rollout in ("heuristic", "random", "mc:k=4"):
+        result = evaluate("hearts2", FORCED, samples=600, seed=4, workers=1, rollout=rollout)
+        table = result.table.set_index("option")
+        assert set(table.index) == {"QS", "2H"}
+        for option in ("QS", "2H"):
+            points, win = forced_outcome(option)
+            row = table.loc[option]
+            assert row["points"] == points and row["points_lo"] <= points <= row["points_hi"]
+            assert row["win"] == win and row["win_lo"] - 1e-9 <= win <= row["win_hi"] + 1e-9
+        assert result.table.iloc[0]["option"] == "2H"
+
+
+def test_mc_plays_the_forced_answer():
+    from analyzer.games.hearts2 import kernel as K
+
+    known = SPEC.read_position(RULES, FORCED)
+    assert cards_of(known["forced_dead"]) == {"2C", "4C"} and cards_of(known["pool"]) == {"2C", "4C", "AH"}
+    scratch = np.zeros(4, dtype=np.uint64)
+    sums = np.zeros(16, dtype=np.int64)
+    k = known["kernel"]
+    for base in (S.HEURISTIC, S.RANDOM):
+        card, *_ = K.mc_move(0, 8, base, mask("QS 2H"), mask("AH"), mask("2C 4C"), parse_card("6C"), k[8], k[9],
+                             k[10], k[11], k[12], k[15], mask("QS 2H"), scratch, sums, np.uint64(1), np.uint64(2),
+                             np.uint64(3), np.uint64(4))
+        assert token(card) == "2H"
+        assert sorted(sums[:2]) == [8 * 1, 8 * 20]
+
+
+def exact_last_tricks(events, at):
+    """Expected points of each option at a decision where the seat follows to trick 12:
+    averaged over every consistent hidden split, both last tricks played out here."""
+    position = SPEC.position_from_record(events, at)
+    position = {**position, "hand": " ".join(position["hand"]), "played": " ".join(position["played"])}
+    pool, splits = consistent_splits(position)
+    seat = position["seat"]
+    played = position["played"].split()
+    # points taken so far, from the record's tricks of this hand
+    hand_events = events[:[i for i, ev in enumerate(events) if ev["ev"] == "decide"][at - 1]]
+    start = max(i for i, ev in enumerate(hand_events) if ev["ev"] == "deal")
+    taken = [0, 0]
+    for ev in hand_events[start:]:
+        if ev["ev"] == "trick":
+            taken[ev["winner"]] += sum(card_points(c) for c in ev["cards"])
+    led = played[-1]
+    hand = position["hand"].split()
+    result = {}
+    for option in hand:
+        if any(suit(c) == suit(led) for c in hand) and suit(option) != suit(led):
+            continue
+        total = 0
+        for opp, _ in splits:
+            (last_opp,) = opp
+            (last_own,) = set(hand) - {option}
+            t = list(taken)
+            second = rank(option) > rank(led) if suit(option) == suit(led) else suit(option) == "H"
+            winner = seat if second else 1 - seat
+            t[winner] += card_points(led) + card_points(option)
+            lead, follow = (last_own, last_opp) if winner == seat else (last_opp, last_own)
+            second = rank(follow) > rank(lead) if suit(follow) == suit(lead) else suit(follow) == "H"
+            t[winner ^ int(second)] += card_points(lead) + card_points(follow)
+            total += t[seat] if min(t) > 0 else (20 if t[seat] == 0 else 0)
+        result[option] = total / len(splits)
+    return position, result
+
+
+def test_evaluation_agrees_with_exact_expectations_over_hidden_cards():
+    checked = 0
+    for events in api.play("hearts2", seed=21, index=0, games=30, seats=["random", "random"]):
+        decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
+        for at, i in enumerate(decisions, start=1):
+            # the follow to trick 12 with two legal cards and unseen cards that matter
+            if len(events[i]["legal"]) != 2:
+                continue
+            raw = SPEC.position_from_record(events, at)
+            if len(raw["hand"]) != 2 or len(raw["played"]) != 23:
+                continue
+            position, exact = exact_last_tricks(events, at)
+            if len(set(exact.values())) < 2 or len(consistent_splits(position)[1]) < 2:
+                continue
+            result = evaluate("hearts2", position, samples=3000, seed=at, workers=1)
+            table = result.table.set_index("option")
+            assert set(table.index) == set(exact)
+            for option, value in exact.items():
+                row = table.loc[option]
+                assert row["points_lo"] <= value <= row["points_hi"], (position, option, value, row)
+            checked += 1
+            if checked == 6:
+                return
+    pytest.fail(f"only {checked} suitable positions found")
+
+
+def test_position_from_record_round_trip():
+    """Every decision of recorded games, seen from the deciding seat: the legal cards
+    agree with the record, and the real hidden cards are one of the consistent deals."""
+    for events in api.play("hearts2", seed=8, index=0, games=6, seats=["random", "heuristic"]):
+        decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
+        deal = None
+        for at, i in enumerate(decisions, start=1):
+            deal = next(events[j] for j in range(i, 0, -1) if events[j]["ev"] == "deal")
+            ev = events[i]
+            position = SPEC.position_from_record(events, at)
+            assert position["seat"] == ev["seat"] and position["dealer"] == deal["dealer"]
+            assert position["rules"] == events[0]["rules"]
+            known = SPEC.read_position(RULES, position)
+            assert [token(c) for c in known["legal"]] == sorted(ev["legal"], key=parse_card)
+            gone = set(position["played"])
+            opp = set(deal["hands"][1 - ev["seat"]]) - gone
+            dead = set(deal["dead"])
+            assert cards_of(known["pool"]) == opp | dead
+            assert cards_of(known["forced_dead"]) <= dead
+            assert set(position["hand"]) == set(deal["hands"][ev["seat"]]) - gone
+            if at % 7 == 0:  # the same, worked out independently
+                flat = {**position, "hand": " ".join(position["hand"]), "played": " ".join(position["played"])}
+                _, splits = consistent_splits(flat)
+                assert (frozenset(opp), frozenset(dead)) in splits
+                free = len(cards_of(known["pool"]) - cards_of(known["forced_dead"]))
+                assert len(splits) == math.comb(free, 2 - len(cards_of(known["forced_dead"])))
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"hand": "QS 3H"}, "3H is not in the 28-card"),
+    ({"hand": "QS QD"}, "duplicate card QD"),
+    ({"hand": "QS 2H AH"}, "holds 2 cards, not 3"),
+    ({"played": "4C 4H 2S"}, "trick holds the card led"),
+    ({"trick": "2D 2H"}, "trick holds the card led"),
+    ({"played": "8C 4H 2S 4S 6C 6H 6S 8S TC 8H 4D 6D QC TH 8D TD AC QH TS AS QD AD"}, "first card of a hand"),
+    ({"hand": "2C 2H", "played": "6C 4H 2S 4S 8C 6H 6S 8S TC 8H 4D 6D QC TH 8D TD AC QH TS AS QD AD"},
+     "so 2C is dead"),
+    ({"played": "6C 4H 2S 4S 8C 6H 6S 8S TC 8H 4D 6D QC TH 8D TD AC QH TS QD AS AD"}, "could not have played QD"),
+    ({"played": "6C 4H 2S 4S 8C 6H 6S 8S TC 8H 4D 6D QC TH 8D TD AC QH TS AS QD AD", "trick": "AC"},
+     "duplicate card AC"),
+    ({"seat": 2}, "seat 2 does not exist"),
+    ({"scores": "120,90"}, "the game ended"),
+    ({"scores": "5"}, "2 non-negative numbers"),
+    ({"decision": "bid"}, "only play decisions"),
+    ({"bids": "5"}, "no 'bids'"),
+])
+def test_bad_positions_give_clear_errors(change, message):
+    with pytest.raises(AnalyzerError, match=message):
+        evaluate("hearts2", {**FORCED, **change}, samples=10, workers=1)
+
+
+def test_impossible_voids_are_refused():
+    # seat 1 led 2C, seat 0 won with 4C and led 6C: seat 1 discarded 8S, so it holds no club
+    position = {"seat": 0, "hand": "8C TC QC 2D 4D 6D 8D 2H 4H 2S 4S", "played": "2C 4C 6C 8S"}
+    known = SPEC.read_position(RULES, position)
+    assert cards_of(known["forced_dead"]) == {"AC"}
+    # ... but 3 clubs are unseen, and only 2 cards are dead
+    with pytest.raises(AnalyzerError, match="only 2 cards are dead"):
+        SPEC.read_position(RULES, {**position, "hand": "8C 2D 4D 6D 8D TD 2H 4H 2S 4S 6S"})
+    with pytest.raises(AnalyzerError, match="held no C"):
+        SPEC.read_position(RULES, {"seat": 0, "hand": "TC QC 2D 4D 6D 8D 2H 4H 2S 4S",
+                                   "played": "2C 4C 6C 8S 8C AC", "trick": "QD"})
+
+
+def test_mc_beats_the_heuristic():
+    s = api.simulate("hearts2", games=300, seed=1, seats=["mc:k=8", "heuristic"], workers=1)
+    seats = s.tables["seats"]
+    assert seats.loc[0, "win_rate_lo"] > 0.7
+    assert seats.loc[0, "points_per_hand_hi"] < seats.loc[1, "points_per_hand_lo"]
+
+
+def test_mc_games_are_legal_and_deterministic(tmp_path):
+    seen, _ = _check_many(["mc:k=4", "random"], 30, seed=6)
+    seen, _ = _check_many(["heuristic", "mc:k=4,base=random"], 30, seed=7)
+    kw = dict(games=60, seed=9, seats=["mc:k=4", "heuristic"])
+    api.simulate("hearts2", workers=1, out=str(tmp_path / "a.csv"), **kw)
+    api.simulate("hearts2", workers=2, chunk=7, out=str(tmp_path / "b.csv"), **kw)
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv"))
+
+
+def test_cli_evaluate_from_a_record_and_bad_position(cli, tmp_path):
+    record = tmp_path / "g.jsonl"
+    code, out, err = cli("play", "hearts2", "--seed", "3", "--record", str(record))
+    assert code == 0, err
+    code, out, err = cli("evaluate", "hearts2", "--record", str(record), "--at", "40", "--samples", "512",
+                         "--workers", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    decide = [ev for ev in events if ev["ev"] == "decide"][39]
+    assert sorted(o["option"] for o in data["options"]) == sorted(decide["legal"])
+    code, out, err = cli("evaluate", "hearts2", "--seat", "0", "--hand", "QS 2H", "--played", "2C 4C",
+                         "--workers", "1")
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:")

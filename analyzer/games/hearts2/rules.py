@@ -53,6 +53,7 @@ DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     DEBRUIJN_INDEX[(((1 << _i) * _DEBRUIJN) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 _M1, _M2, _M4, _H01 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
+_H01U, _U56 = np.uint64(_H01), np.uint64(56)
 
 
 # ---- bit tricks ----------------------------------------------------------------------
@@ -72,22 +73,26 @@ def lowest(x: np.int64) -> np.int64:
 @njit(cache=True, inline="always")
 def highest(x: np.int64) -> np.int64:
     """Highest card code of a non-empty mask (below 2**63)."""
-    x |= x >> 1
-    x |= x >> 2
-    x |= x >> 4
-    x |= x >> 8
-    x |= x >> 16
-    x |= x >> 32
-    return bit_index(x ^ (x >> 1))
+    # (no argument is reassigned: numba's inline="always" mishandles that, see sample_hidden)
+    a = x | (x >> 1)
+    b = a | (a >> 2)
+    c = b | (b >> 4)
+    d = c | (c >> 8)
+    e = d | (d >> 16)
+    f = e | (e >> 32)
+    return bit_index(f ^ (f >> 1))
 
 
 @njit(cache=True, inline="always")
 def popcount(x: np.int64) -> np.int64:
     """Number of set bits of a mask below 2**63."""
-    x = x - ((x >> 1) & _M1)
-    x = (x & _M2) + ((x >> 2) & _M2)
-    x = (x + (x >> 4)) & _M4
-    return ((x * _H01) >> 56) & 255
+    a = x - ((x >> 1) & _M1)
+    b = (a & _M2) + ((a >> 2) & _M2)
+    c = (b + (b >> 4)) & _M4
+    # the byte sum's multiply is done in uint64: it overflows, which int64 arithmetic
+    # may not do (LLVM assumes it does not, and miscompiled loops bounded by a popcount
+    # that way: ``range(2 - popcount(m))`` ran too few times)
+    return np.int64((np.uint64(c) * _H01U) >> _U56)
 
 
 @njit(cache=True, inline="always")
@@ -98,9 +103,10 @@ def nth_card(x: np.int64, k: np.int64) -> np.int64:
     game, and measured here this beats a branch-free byte-wise select, whose long
     dependency chain sits on the critical path of every decision.
     """
+    y = x
     for _ in range(k):
-        x &= x - 1
-    return bit_index(x & -x)
+        y &= y - 1
+    return bit_index(y & -y)
 
 
 @njit(cache=True)
@@ -310,3 +316,68 @@ def game_winners(score0: np.int64, score1: np.int64, target: np.int64) -> np.int
     if score1 < score0:
         return 2
     return 0
+
+
+# ---- one play at a time (shared by every driver: games, Monte Carlo, evaluation) -----
+
+#: point cards: the hearts and QS
+POINT_MASK = HEART_MASK | QS_BIT
+#: cards known to be dead from the first lead alone: below 4C, 2C; below 6C, 2C and 4C
+KNOWN_DEAD = np.zeros(52, dtype=np.int64)
+KNOWN_DEAD[C4] = 1 << C2
+KNOWN_DEAD[C6] = (1 << C2) | (1 << C4)
+
+
+@njit(cache=True, inline="always")
+def legal_now(hand: np.int64, trick: np.int64, first: np.int64, led: np.int64, h0: np.int64, h1: np.int64,
+              dead: np.int64) -> np.int64:
+    """Legal cards of the player to move (``led`` < 0: leading trick ``trick``)."""
+    if led >= 0:
+        return legal_follow(hand, follow_mask(led))
+    if trick == 0:
+        return 1 << first
+    return legal_lead(hand, hearts_broken(h0, h1, dead))
+
+
+@njit(cache=True, inline="always")
+def end_trick(leader: np.int64, led: np.int64, card: np.int64, taken0: np.int64, taken1: np.int64,
+              ntr0: np.int64) -> tuple:
+    """Resolve a trick: (winner, taken0, taken1, tricks won by seat 0), branch-free."""
+    winner = leader ^ np.int64(second_wins(led, card, follow_mask(led)))
+    pts = trick_points(led, card)
+    return winner, taken0 + (pts & (winner - 1)), taken1 + (pts & -winner), ntr0 + 1 - winner
+
+
+@njit(cache=True, inline="always")
+def shown_void(trick: np.int64, led: np.int64, card: np.int64, broken: bool) -> np.int64:
+    """Cards a play shows its player no longer holds (public inference): the suit led,
+    when the player does not follow it; every non-heart (QS included), when the player
+    leads a heart before hearts are broken (allowed only holding nothing else)."""
+    if led >= 0:
+        follow = follow_mask(led)
+        return 0 if (1 << card) & follow else follow
+    if trick > 0 and not broken and (1 << card) & HEART_MASK:
+        return NON_HEART_MASK
+    return 0
+
+
+@njit(cache=True)
+def sample_hidden(pool: np.int64, forced: np.int64, r0: np.uint64, r1: np.uint64, r2: np.uint64,
+                  r3: np.uint64) -> tuple:
+    """Deal the cards a seat cannot see: (opponent's hand, dead cards, stream state).
+
+    ``pool``: the cards neither held by the seat nor played (the opponent's hand and the
+    2 dead cards); ``forced``: those of them that must be dead (in a suit the opponent
+    showed void in, or dead by the first lead). The other dead cards (2 - |forced|) are
+    a uniform choice among the rest: every deal consistent with what the seat saw is
+    equally likely (exact; no rejection).
+    """
+    s0, s1, s2, s3 = r0, r1, r2, r3  # (inlined functions mishandle reassigned arguments)
+    free = pool & ~forced
+    dead = forced
+    for _ in range(2 - popcount(forced)):
+        k, s0, s1, s2, s3 = randbelow_state(popcount(free), s0, s1, s2, s3)
+        c = 1 << nth_card(free, k)
+        dead |= c
+        free ^= c
+    return pool & ~dead, dead, s0, s1, s2, s3

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from analyzer.cards import CardError, token, tokens
-from analyzer.games.base import GameSpec, RuleOption, register_strategies
+from analyzer.errors import AnalyzerError
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -94,6 +95,248 @@ class Hearts2Spec(GameSpec):
         return None
 
 
+    # ---- positions and evaluation (analyzer.evaluate) ------------------------------------------
+    position_keys = ("seat", "players", "dealer", "hand", "played", "trick", "scores", "decision", "rules")
+
+    def position_from_record(self, events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
+        """Decision ``at`` (1-based, counted over the whole game) of a recorded game, as the
+        deciding seat saw it: its hand, the cards played this hand, the scores."""
+        head = events[0]
+        decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
+        if at is None or not 1 <= at <= len(decisions):
+            raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at}")
+        stop = decisions[at - 1]
+        seat = events[stop]["seat"]
+        hand: list[str] = []
+        played: list[str] = []
+        scores, dealer = [0, 0], 0
+        for ev in events[1:stop]:
+            kind = ev["ev"]
+            if kind == "deal":
+                hand, played, dealer = list(ev["hands"][seat]), [], ev["dealer"]
+            elif kind == "decide":
+                played.append(ev["move"])
+                if ev["seat"] == seat:
+                    hand.remove(ev["move"])
+            elif kind == "hand_end":
+                scores = list(ev["scores"])
+        return {"seat": seat, "dealer": dealer, "hand": hand, "played": played, "scores": scores,
+                "rules": dict(head["rules"])}
+
+    def read_position(self, rules: dict[str, Any], position: dict[str, Any]) -> dict[str, Any]:
+        """Check a position and work out what the seat knows (see docs/hearts2.md)."""
+        return _read_position(rules, position, self.position_keys)
+
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
+        """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
+        import numpy as np
+
+        from analyzer.evaluate import Evaluation
+        from analyzer.games.hearts2 import kernel
+
+        known = self.read_position(rules, position)
+        params = self.params(rules)
+        pos = np.array(known["kernel"], dtype=np.int64)
+
+        def run(seed, start, codes, n, threads):
+            result = np.zeros((n, len(codes), 2), dtype=np.int64)
+            kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, pos,
+                                  np.asarray(codes, dtype=np.int64), result, np.int64(min(n, 4 * threads)))
+            return result
+
+        options = known["legal"]
+        return Evaluation(seat=known["seat"], options=options, names=[token(c) for c in options],
+                          outcome="points", outcome_binary=False, run=run,
+                          description=f"seat {known['seat']}, trick {known['trick'] + 1}")
+
+    def hidden_samples(self, rules: dict[str, Any], position: dict[str, Any], n: int, seed: int = 0):
+        """``n`` samples of what the seat cannot see: int64[n, 2] masks (opponent's hand,
+        dead cards), drawn as ``mc`` and the evaluation draw them."""
+        import numpy as np
+
+        from analyzer.games.hearts2 import kernel
+
+        known = self.read_position(rules, position)
+        out = np.zeros((n, 2), dtype=np.int64)
+        kernel.sample_many(np.uint64(seed), np.int64(known["pool"]), np.int64(known["forced_dead"]), n, out)
+        return out
+
+
+FIRST_LEADS = ("2C", "4C", "6C")
+
+
+def _read_position(rules: dict[str, Any], position: dict[str, Any], keys) -> dict[str, Any]:
+    from analyzer.cards import hearts2_deck, parse_card
+
+    if not isinstance(position, dict):
+        raise AnalyzerError("a hearts2 position is a JSON object (keys: " + ", ".join(keys) + ")")
+    unknown = set(position) - set(keys)
+    if unknown:
+        raise AnalyzerError(f"hearts2 positions have no {sorted(unknown)[0]!r} (keys: {', '.join(keys)})")
+    decision = str(position.get("decision", "play"))
+    if decision != "play":
+        raise AnalyzerError(f"hearts2 has only play decisions, not {decision!r}")
+    seat = _int(position.get("seat", 0), "seat")
+    if seat not in (0, 1):
+        raise AnalyzerError(f"seat: seat {seat} does not exist with 2 players")
+    opp = 1 - seat
+    dealer = _int(position.get("dealer", 0), "dealer")
+    if dealer not in (0, 1):
+        raise AnalyzerError(f"dealer: seat {dealer} does not exist with 2 players")
+    deck = hearts2_deck()
+
+    def cards(key: str) -> list[int]:
+        value = position.get(key, [])
+        items = value.replace(",", " ").split() if isinstance(value, str) else [str(v) for v in value]
+        try:
+            return deck.parse(items, key)
+        except CardError as exc:
+            raise AnalyzerError(str(exc)) from None
+
+    if "hand" not in position:
+        raise AnalyzerError("give the seat's hand (the cards it holds now)")
+    hand = cards("hand")
+    played, current_trick = cards("played"), cards("trick")
+    if current_trick and (len(current_trick) > 1 or len(played) % 2):
+        raise AnalyzerError("trick holds the card led to the current trick (when the seat follows), and "
+                            "played the cards of the complete tricks before it")
+    played += current_trick
+    try:
+        deck.check(hand + played, "the hand and the cards played together")
+    except CardError as exc:
+        raise AnalyzerError(str(exc)) from None
+    if len(played) > 25:
+        raise AnalyzerError(f"{len(played)} cards played: a hand has 26 plays, so no decision is left")
+    ntricks, mid = divmod(len(played), 2)
+    if len(hand) != TRICKS - ntricks:
+        raise AnalyzerError(f"after {ntricks} complete trick(s) seat {seat} holds {TRICKS - ntricks} cards, "
+                            f"not {len(hand)}")
+    scores = _ints(position.get("scores", [0, 0]), "scores")
+    if len(scores) != 2 or min(scores) < 0:
+        raise AnalyzerError("scores takes 2 non-negative numbers, one per seat, like 12,30")
+    if max(scores) >= rules["target"] and scores[0] != scores[1]:
+        raise AnalyzerError(f"scores {scores[0]},{scores[1]}: the game ended at target {rules['target']}")
+
+    candidates = [parse_card(c) for c in FIRST_LEADS]
+    if played:
+        first = played[0]
+        if first not in candidates:
+            raise AnalyzerError(f"the first card of a hand is 2C, or 4C when 2C is dead, or 6C: not {token(first)}")
+    else:
+        held = [c for c in candidates if c in hand]
+        if not held:
+            raise AnalyzerError(f"seat {seat} is to lead the first trick but holds none of 2C 4C 6C")
+        first = held[0]
+    known_dead = [c for c in candidates if c < first]
+    for c in known_dead:
+        if c in hand or c in played:
+            raise AnalyzerError(f"the first lead is {token(first)}, so {token(c)} is dead: it cannot be "
+                                "held or played")
+
+    # who led each trick: the winner of a trick leads the next, so the leader now (the seat
+    # when it leads, the opponent when it follows) fixes the leader of the first trick
+    flips = 0
+    for t in range(ntricks):
+        flips ^= _second_wins(played[2 * t], played[2 * t + 1])
+    leader = (opp if mid else seat) ^ flips
+    heart_mask = {c for c in range(52) if c // 13 == 2}
+    voids: list[set[int]] = [set(), set()]
+    taken, ntr = [0, 0], [0, 0]
+    broken = False
+    who_played = []
+    for i in range(len(played)):
+        lead_seat = leader ^ _leader_flips(played, i // 2)
+        who_played.append(lead_seat if i % 2 == 0 else 1 - lead_seat)
+    # the seat's cards at the start of the hand: those it holds and those it played
+    holding = set(hand) | {c for c, w in zip(played, who_played) if w == seat}
+    for i, card in enumerate(played):
+        t, k = divmod(i, 2)
+        who = who_played[i]
+        lead_seat = who_played[2 * t]
+        if who == seat:
+            legal = _legal(holding, t, first, played[2 * t] if k else -1, broken)
+            if card not in legal:
+                raise AnalyzerError(f"seat {seat} could not have played {token(card)} to trick {t + 1}: "
+                                    f"its legal cards were {' '.join(token(c) for c in sorted(legal))}")
+            holding.discard(card)
+        else:
+            if card in voids[who]:
+                raise AnalyzerError(f"seat {who} played {token(card)} to trick {t + 1} after showing it held "
+                                    f"no {'CDHS'[card // 13]}")
+            if t == 0 and k == 0 and card != first:
+                raise AnalyzerError(f"the first trick is led with {token(first)}")
+        if k == 0:
+            if t > 0 and not broken and card in heart_mask:
+                voids[who] |= {c for c in range(52) if c // 13 != 2}
+        else:
+            led = played[2 * t]
+            if card // 13 != led // 13:
+                voids[who] |= {c for c in range(52) if c // 13 == led // 13}
+            winner = lead_seat ^ _second_wins(led, card)
+            taken[winner] += _points(led) + _points(card)
+            ntr[winner] += 1
+            if led in heart_mask or card in heart_mask:
+                broken = True
+    legal = sorted(_legal(set(hand), ntricks, first, played[-1] if mid else -1, broken))
+    deck_set = set(deck.codes)
+    pool = deck_set - set(hand) - set(played)
+    forced = {c for c in pool if c in voids[opp] or c in known_dead}
+    if len(forced) > 2:
+        raise AnalyzerError(f"impossible: seat {opp} showed it holds none of "
+                            f"{' '.join(token(c) for c in sorted(forced))}, but only 2 cards are dead")
+    pool_mask = sum(1 << c for c in pool)
+    forced_mask = sum(1 << c for c in forced)
+    void_masks = [sum(1 << c for c in v if c in deck_set) for v in voids]
+    current = leader ^ _leader_flips(played, ntricks)
+    kernel = [seat, sum(1 << c for c in hand), pool_mask, forced_mask, 1, dealer, scores[0], scores[1],
+              current, ntricks, played[-1] if mid else -1, taken[0], taken[1], ntr[0], void_masks[0],
+              void_masks[1]]
+    return {"seat": seat, "legal": legal, "trick": ntricks, "pool": pool_mask, "forced_dead": forced_mask,
+            "first": first, "leader": current, "taken": taken, "voids": void_masks, "kernel": kernel}
+
+
+def _leader_flips(played: list[int], t: int) -> int:
+    """Leader of trick ``t`` relative to the first trick's (0: the same seat)."""
+    flips = 0
+    for u in range(t):
+        flips ^= _second_wins(played[2 * u], played[2 * u + 1])
+    return flips
+
+
+def _second_wins(led: int, card: int) -> int:
+    if card // 13 == led // 13:
+        return int(card > led)
+    return int(card // 13 == 2)
+
+
+def _points(card: int) -> int:
+    return 13 if card == 3 * 13 + 10 else (1 if card // 13 == 2 else 0)  # QS, hearts
+
+
+def _legal(hand: set[int], trick: int, first: int, led: int, broken: bool) -> set[int]:
+    if led >= 0:
+        same = {c for c in hand if c // 13 == led // 13}
+        return same or set(hand)
+    if trick == 0:
+        return {first} & hand
+    if broken:
+        return set(hand)
+    rest = {c for c in hand if c // 13 != 2}
+    return rest or set(hand)
+
+
+def _int(value: Any, name: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
+
+
+def _ints(value: Any, name: str) -> list[int]:
+    items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
+    return [_int(v, name) for v in items]
+
+
 def _sorted(cards: list[str]) -> list[str]:
     """Cards by suit (C D H S), then rank, for the readable replay."""
     order = "23456789TJQKA"
@@ -110,11 +353,14 @@ SPEC = Hearts2Spec(
     options=[
         RuleOption("target", int, 100, "the game ends after a hand in which a player reaches this score", 1, 10_000),
     ],
-    strategies=register_strategies([
-        ("random", "uniform over the legal cards"),
-        ("heuristic", "ducks under the opponent's card, sheds QS when void, leads low in short suits, "
-                      "stops a moon by taking a point"),
-    ]),
+    strategies={
+        "random": StrategyInfo(0, "uniform over the legal cards"),
+        "heuristic": StrategyInfo(1, "ducks under the opponent's card, sheds QS when void, leads low in short "
+                                     "suits, stops a moon by taking a point"),
+        "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards (voids respected), each card rolled "
+                              "out to the end of the hand with the base strategy; plays the card that takes "
+                              "the fewest points", {"k": 32, "base": "heuristic"}),
+    },
     decision_kinds=["play"],
     trace_rows=16_384,  # a 100-point game writes about 2,000 rows; records.py grows it when needed
 )

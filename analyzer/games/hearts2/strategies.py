@@ -20,6 +20,8 @@ card code from the legal mask.
     heart); on a heart lead (every card loses) the highest-ranked card.
   - *leading*: the lowest card of its shortest non-heart suit (never QS while it has
     another choice); with only hearts and QS legal, its lowest heart; QS last.
+- ``mc`` (id ``MC``): Monte Carlo over the hidden cards with rollouts by a base strategy;
+  it lives in kernel.py (``mc_move``), next to the play loops it rolls out with.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from analyzer.games.hearts2.rules import (
 )
 from analyzer.jit import njit
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC, MC = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
