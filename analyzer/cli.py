@@ -397,6 +397,31 @@ def evaluate(
         _print_frame(table, name)
 
 
+@app.command()
+def report(
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    out: str = typer.Option(..., "--out", "-o", help="Folder for report.md, report.html, figures/ and tables/."),
+    quick: bool = typer.Option(False, "--quick", help="A small version in seconds (previews, tests)."),
+    seed: int = typer.Option(2026, "--seed", "-s", help="Seed of every run in the report."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
+) -> None:
+    """Build a strategy report: Markdown + figures + CSV tables, and one self-contained HTML.
+
+    It records how it was made (versions, seeds, options, strategies, hands, time, the
+    command to reproduce it). Full reports of all five games: scripts/make_reports.sh.
+
+    Examples:
+
+        analyzer report ninety-nine --out reports/ninety-nine
+        analyzer report hearts2 --out /tmp/h --quick
+    """
+    from analyzer.api import check_seed
+    from analyzer.report import build_report
+
+    path = build_report(game, out, quick=quick, seed=check_seed(seed), workers=workers)
+    typer.echo(f"report written: {path} (and {path.with_suffix('.html')})")
+
+
 def _read_position(path: str) -> dict[str, Any]:
     from pathlib import Path
 
