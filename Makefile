@@ -17,6 +17,8 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/analyzer games
 	$(BIN)/analyzer simulate ninety-nine --games 20000 --seed 1 --seat 0=random
+	$(BIN)/analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2 --samples 20000
+	$(BIN)/analyzer compare hearts2 heuristic random --games 20000 --seed 1
 	$(BIN)/analyzer play ninety-nine --seed 1 --index 0 --record demo-game.jsonl | tail -n 15
 
 test: $(STAMP)
