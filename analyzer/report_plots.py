@@ -1,0 +1,272 @@
+"""Figures for strategy reports (matplotlib, Agg backend).
+
+Every figure reads on its own: a title saying what and how much data, axis labels with
+units, 95% error bars or bands, a legend where colours carry meaning. Strategies keep
+the same colour in every figure (:data:`STRATEGY_COLOURS`); other series take colours
+from :data:`PALETTE` in order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+#: Colour-blind friendly palette (Okabe-Ito), used in order for series.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
+           "#999999", "#882255"]
+#: A strategy always has the same colour.
+STRATEGY_COLOURS = {"random": "#999999", "heuristic": "#0072B2", "mc": "#D55E00"}
+REFERENCE = "#555555"
+DPI = 110
+
+
+def strategy_colour(label: str) -> str:
+    base = label.split(":")[0].split("#")[0]
+    return STRATEGY_COLOURS.get(base, PALETTE[hash(base) % len(PALETTE)])
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: str | Path) -> Path:
+    plt = _pyplot()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(path, format="png", metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def _err(frame: pd.DataFrame, col: str) -> np.ndarray:
+    value = frame[col].to_numpy(dtype=float)
+    lo = frame[col + "_lo"].to_numpy(dtype=float)
+    hi = frame[col + "_hi"].to_numpy(dtype=float)
+    return np.nan_to_num(np.vstack([value - lo, hi - value]).clip(min=0))
+
+
+def _deal_ticks(ax, n: np.ndarray) -> None:
+    from matplotlib.ticker import NullFormatter, NullLocator
+
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xticks(list(n), [f"{int(v):,}" for v in n])
+
+
+def tournament(ranking: pd.DataFrame, pairs: pd.DataFrame, title: str, path: str | Path) -> Path:
+    """Left: mean share of wins per strategy; right: each pairing's share of wins."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), dpi=DPI,
+                                      gridspec_kw={"width_ratios": [1, 1.4]})
+    colours = [strategy_colour(s) for s in ranking["strategy"]]
+    left.bar(ranking["strategy"], ranking["mean_win_rate"], yerr=_err(ranking, "mean_win_rate"), capsize=6,
+             color=colours, label="mean share of wins (95% CI)")
+    left.axhline(0.5, color=REFERENCE, linestyle="--", linewidth=1, label="equal strength (0.5)")
+    left.set_ylim(0, 1)
+    left.set_ylabel("share of wins against the others")
+    left.set_xlabel("strategy")
+    left.set_title("Round robin: mean share of wins", fontsize=10)
+    left.legend(fontsize=8, loc="upper right")
+    labels = [f"{a} vs {b}" for a, b in zip(pairs["strategy"], pairs["opponent"])]
+    y = np.arange(len(pairs))
+    right.barh(y, pairs["win_rate"], xerr=_err(pairs, "win_rate"), capsize=5,
+               color=[strategy_colour(s) for s in pairs["strategy"]], label="share of wins of the first (95% CI)")
+    right.axvline(0.5, color=REFERENCE, linestyle="--", linewidth=1, label="equal strength")
+    for k, (v, hi) in enumerate(zip(pairs["win_rate"], pairs["win_rate_hi"])):
+        right.text(min(float(hi) + 0.02, 0.9), k, f"{v:.3f}", va="center", fontsize=8)
+    right.set_yticks(y, labels)
+    right.invert_yaxis()
+    right.set_xlim(0, 1)
+    right.set_xlabel("share of wins of the first-named strategy (duplicate deals)")
+    right.set_title("Each pairing", fontsize=10)
+    right.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    fig.suptitle(title, fontsize=11)
+    return _save(fig, path)
+
+
+def convergence(frame: pd.DataFrame, title: str, path: str | Path) -> Path:
+    """Estimate vs number of deals with the paired and unpaired 95% bands, and the band
+    width on log-log axes against the 1/sqrt(n) law."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), dpi=DPI)
+    n = frame["deals"].to_numpy(dtype=float)
+    est = frame["win_rate"].to_numpy(dtype=float)
+    half_p = 1.96 * frame["win_rate_se"].to_numpy(dtype=float)
+    half_u = 1.96 * frame["win_rate_se_unpaired"].to_numpy(dtype=float)
+    left.fill_between(n, est - half_p, est + half_p, color=PALETTE[0], alpha=0.3, label="95% band, duplicate deals")
+    left.plot(n, est - half_u, "--", color=PALETTE[1], linewidth=1.2, label="95% band if deals were independent")
+    left.plot(n, est + half_u, "--", color=PALETTE[1], linewidth=1.2)
+    left.plot(n, est, "o-", color=PALETTE[0], label="estimate")
+    left.axhline(est[-1], color=REFERENCE, linestyle=":", linewidth=1, label="final estimate")
+    left.set_xscale("log")
+    _deal_ticks(left, n)
+    left.set_xlabel("deals played (log scale)")
+    left.set_ylabel("heuristic's share of wins vs random")
+    left.set_title("Estimate as deals grow", fontsize=10)
+    left.legend(fontsize=8)
+    if np.all(half_p > 0) and np.all(half_u > 0):
+        right.loglog(n, half_p, "o-", color=PALETTE[0], label="duplicate deals")
+        right.loglog(n, half_u, "s--", color=PALETTE[1], label="independent deals")
+        right.loglog(n, half_p[0] * np.sqrt(n[0] / n), ":", color=REFERENCE, label="1/sqrt(n) law")
+        right.set_ylabel("95% half-width (share of wins, log scale)")
+    else:
+        right.semilogx(n, half_p, "o-", color=PALETTE[0], label="duplicate deals")
+        right.semilogx(n, half_u, "s--", color=PALETTE[1], label="independent deals")
+        right.set_ylabel("95% half-width (share of wins)")
+        right.text(0.5, 0.5, "no variation: one side won every deal", transform=right.transAxes,
+                   ha="center", fontsize=9, color=REFERENCE)
+    _deal_ticks(right, n)
+    right.set_xlabel("deals played (log scale)")
+    right.set_title("Precision as deals grow", fontsize=10)
+    right.legend(fontsize=8)
+    fig.suptitle(title, fontsize=11)
+    return _save(fig, path)
+
+
+def bars(frame: pd.DataFrame, x: str, y: str, title: str, xlabel: str, ylabel: str, path: str | Path,
+         reference: float | None = None, reference_label: str = "", colours: Sequence[str] | None = None,
+         horizontal: bool = False) -> Path:
+    """One bar per row with its 95% interval (columns ``y``, ``y_lo``, ``y_hi``)."""
+    plt = _pyplot()
+    k = len(frame)
+    labels = [str(v) for v in frame[x]]
+    colours = list(colours) if colours is not None else [PALETTE[0]] * k
+    if horizontal:
+        fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.38 * k), dpi=DPI)
+        pos = np.arange(k)
+        ax.barh(pos, frame[y], xerr=_err(frame, y), capsize=4, color=colours, label=f"{ylabel} (95% CI)")
+        ax.set_yticks(pos, labels)
+        ax.invert_yaxis()
+        ax.set_xlabel(ylabel)
+        ax.set_ylabel(xlabel)
+        if reference is not None:
+            ax.axvline(reference, color=REFERENCE, linestyle="--", linewidth=1, label=reference_label)
+    else:
+        fig, ax = plt.subplots(figsize=(max(5.5, 1.5 + 0.7 * k), 4.2), dpi=DPI)
+        ax.bar(labels, frame[y], yerr=_err(frame, y), capsize=5, color=colours, label=f"{ylabel} (95% CI)")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        if reference is not None:
+            ax.axhline(reference, color=REFERENCE, linestyle="--", linewidth=1, label=reference_label)
+    ax.set_title(title, fontsize=10)
+    _legend_below(ax)
+    return _save(fig, path)
+
+
+def _legend_below(ax, ncol: int = 2) -> None:
+    """The legend under the axes, where it never hides a bar."""
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=ncol, frameon=False)
+
+
+def grouped_bars(frame: pd.DataFrame, x: str, group: str, y: str, title: str, xlabel: str, ylabel: str,
+                 path: str | Path, reference: float | None = None, reference_label: str = "",
+                 group_label: str = "") -> Path:
+    """Bars of ``y`` by ``x``, one colour per value of ``group``, with 95% intervals
+    (rows whose ``y`` is missing are left empty)."""
+    plt = _pyplot()
+    xs = list(dict.fromkeys(frame[x]))
+    groups = list(dict.fromkeys(frame[group]))
+    width = 0.8 / max(len(groups), 1)
+    fig, ax = plt.subplots(figsize=(max(6, 1.5 + 0.35 * len(xs) * len(groups)), 4.3), dpi=DPI)
+    for g, name in enumerate(groups):
+        part = frame[(frame[group] == name) & frame[y].notna()]
+        pos = np.array([xs.index(v) for v in part[x]]) + (g - (len(groups) - 1) / 2) * width
+        ax.bar(pos, part[y], width, yerr=_err(part, y), capsize=3, color=PALETTE[g % len(PALETTE)],
+               label=f"{group_label or group.replace('_', ' ')} {name}")
+    ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    if reference is not None:
+        ax.axhline(reference, color=REFERENCE, linestyle="--", linewidth=1, label=reference_label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    _legend_below(ax, ncol=min(len(groups) + 1, 4))
+    return _save(fig, path)
+
+
+def lines(frame: pd.DataFrame, x: str, y: str, title: str, xlabel: str, ylabel: str, path: str | Path,
+          group: str | None = None, group_label: str = "", reference: float | None = None,
+          reference_label: str = "", xticks: Sequence | None = None, xticklabels: Sequence[str] | None = None,
+          min_count: int = 0, count: str | None = None) -> Path:
+    """Lines of ``y`` against ``x`` (one per ``group``) with shaded 95% bands."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.3), dpi=DPI)
+    names = list(dict.fromkeys(frame[group])) if group else [None]
+    for g, name in enumerate(names):
+        part = frame if name is None else frame[frame[group] == name]
+        if count is not None:
+            part = part[part[count] >= max(min_count, 1)]
+        if part.empty:
+            continue
+        colour = PALETTE[g % len(PALETTE)]
+        label = ylabel if name is None else f"{group_label or group} {name}"
+        ax.plot(part[x], part[y], "o-", color=colour, markersize=4, label=label)
+        ax.fill_between(part[x].to_numpy(dtype=float), part[y + "_lo"].to_numpy(dtype=float),
+                        part[y + "_hi"].to_numpy(dtype=float), color=colour, alpha=0.2)
+    if reference is not None:
+        ax.axhline(reference, color=REFERENCE, linestyle="--", linewidth=1, label=reference_label)
+    if xticks is not None:
+        ax.set_xticks(list(xticks), list(xticklabels) if xticklabels is not None else None)
+    else:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title + "\n(shaded: 95% intervals)", fontsize=10)
+    ax.legend(fontsize=8, ncol=2 if len(names) > 5 else 1)
+    return _save(fig, path)
+
+
+def heatmap(values: pd.DataFrame, counts: pd.DataFrame | None, title: str, xlabel: str, ylabel: str,
+            colour_label: str, path: str | Path, fmt: str = "{:.2f}", vmin: float = 0.0, vmax: float = 1.0,
+            cmap: str = "viridis") -> Path:
+    """A table of values as colours, each cell annotated with its value and (n = count)."""
+    plt = _pyplot()
+    rows, cols = values.shape
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.8 + 0.85 * cols), max(3.2, 1.4 + 0.5 * rows)), dpi=DPI)
+    data = values.to_numpy(dtype=float)
+    image = ax.imshow(np.ma.masked_invalid(data), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
+    for i in range(rows):
+        for j in range(cols):
+            if np.isfinite(data[i, j]):
+                text = fmt.format(data[i, j])
+                if counts is not None:
+                    text += f"\nn={int(counts.iloc[i, j])}"
+                shade = (data[i, j] - vmin) / (vmax - vmin) if vmax > vmin else 0.5
+                ax.text(j, i, text, ha="center", va="center", fontsize=7,
+                        color="black" if shade > 0.55 else "white")
+    ax.set_xticks(range(cols), [str(c) for c in values.columns])
+    ax.set_yticks(range(rows), [str(r) for r in values.index])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    fig.colorbar(image, ax=ax, label=colour_label)
+    return _save(fig, path)
+
+
+def histogram(counts: pd.DataFrame, x: str, y: str, title: str, xlabel: str, ylabel: str, path: str | Path,
+              group: str | None = None, group_label: str = "") -> Path:
+    """Bars of a distribution (share per value), one colour per group."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=DPI)
+    names = list(dict.fromkeys(counts[group])) if group else [None]
+    width = 0.8 / len(names)
+    for g, name in enumerate(names):
+        part = counts if name is None else counts[counts[group] == name]
+        pos = part[x].to_numpy(dtype=float) + (g - (len(names) - 1) / 2) * width
+        ax.bar(pos, part[y], width, color=PALETTE[g % len(PALETTE)],
+               label=ylabel if name is None else f"{group_label or group} {name}")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
