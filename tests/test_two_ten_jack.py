@@ -631,3 +631,344 @@ def test_cli_bad_input(cli, args):
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:")
+
+
+# ---------------------------------------------------------------------------------------
+# Monte Carlo (mc) and evaluation from a position
+
+from analyzer import evaluate as EV  # noqa: E402
+from analyzer.games.two_ten_jack import kernel as K  # noqa: E402
+from analyzer.games.two_ten_jack.spec import check_position  # noqa: E402
+from analyzer.rng import DEAL, seed_stream  # noqa: E402
+
+
+def loaded(position: dict, target: int = 31):
+    """A kernel bundle set to ``position`` (as spec.evaluation does) and its checked form."""
+    pos = check_position(position, {"target": target}, SPEC.position_keys)
+    ws = K.workspace(np.array([target], dtype=np.int64))
+    K.load_position(ws, pos.dealer, pos.leader, pos.tricks, pos.lead, pos.played_mask,
+                    np.array(pos.hands, dtype=np.int64), np.array(pos.taken, dtype=np.int64),
+                    np.array(pos.scores, dtype=np.int64), pos.top, np.array(pos.slots, dtype=np.int64),
+                    np.array(pos.nslots, dtype=np.int64), 1)
+    return pos, ws
+
+
+def test_void_masks_with_the_ace_of_spades():
+    hearts_as = mask(" ".join(r + "H" for r in RANKS) + " AS")
+    spades = mask(" ".join(r + "S" for r in RANKS))  # AS included: it is a spade
+    clubs = mask(" ".join(r + "C" for r in RANKS))
+    # spades led: a heart shows no spade and no AS; a club shows no spade, no heart, no AS
+    assert K.void_mask(R.SPADES, c("3H")) == spades
+    assert K.void_mask(R.SPADES, c("3C")) == spades | hearts_as
+    assert K.void_mask(R.SPADES, c("AS")) == 0  # AS follows a spade lead
+    # trumps led (also AS:trump): a club shows no heart and no AS, spades stay possible
+    assert K.void_mask(R.HEARTS, c("3C")) == hearts_as
+    assert K.void_mask(R.HEARTS, c("4S")) == hearts_as
+    assert K.void_mask(R.HEARTS, c("AS")) == 0
+    # clubs led: AS or a heart shows no club only; a diamond shows no club and no trump
+    assert K.void_mask(R.CLUBS, c("AS")) == clubs
+    assert K.void_mask(R.CLUBS, c("5H")) == clubs
+    assert K.void_mask(R.CLUBS, c("5D")) == clubs | hearts_as
+    assert K.void_mask(R.CLUBS, c("5C")) == 0
+
+
+SAMPLING_CASES = [
+    # (played: seat 0 leads, seat 1 fails to follow; seat 0's hand after drawing; cards seat 1 showed it lacks)
+    (["5C", "9D"], "2C 3D 4S 7H KD QS", "clubs hearts AS"),
+    (["KS", "3C"], "2C 3D 4S 7H KD QC", "spades hearts AS"),   # AS counts as a spade (and a trump)
+    (["7H", "4S"], "2C 3D 4D 8H KD QC", "hearts AS"),          # trumps led: no heart and no AS
+    (["AS:trump", "4C"], "2C 3D 4S 7H KD QC", "hearts AS"),    # AS:trump led: spades stay possible
+]
+
+
+@pytest.mark.parametrize("played, hand, lacks", SAMPLING_CASES)
+def test_resample_matches_exact_conditional_probabilities(played, hand, lacks):
+    """After one trick the other seat holds 5 cards kept from the deal (none it showed it
+    lacks) and 1 card drawn from the stock. The deal is uniform, so the 5 kept cards are a
+    uniform 5-subset of the unseen cards it may hold (A), and the drawn card is uniform over
+    the unseen cards not among them: P(c held) = 5/|A| + (1 - 5/|A|)/(|U| - 5) for c in A,
+    1/(|U| - 5) otherwise."""
+    pos, ws = loaded({"dealer": 1, "hand": hand, "played": played})
+    assert pos.seat == 0
+    seen = set(hand.split()) | {x[:2] for x in played}
+    unseen = ALL_CARDS - seen
+    lacking = set()
+    for word in lacks.split():
+        lacking |= {"AS"} if word == "AS" else {r + word[0].upper() for r in RANKS}
+    allowed = unseen - lacking
+    u, a = len(unseen), len(allowed)
+    exact = {x: (5 / a + (1 - 5 / a) / (u - 5)) if x in allowed else 1 / (u - 5) for x in unseen}
+    n = 20_000
+    counts: Counter = Counter()
+    work = K.workspace(np.array([31], dtype=np.int64))
+    rng = np.zeros(4, dtype=np.uint64)
+    stock_sizes = set()
+    for i in range(n):
+        K.copy_bundle(ws, work)
+        seed_stream(rng, 99, i, DEAL)
+        K.resample_hidden(work, 0, rng)
+        held = cards(work[7][1])
+        assert len(held) == 6
+        assert len(set(held) - allowed) <= 1  # only the drawn card may be one it lacked
+        assert not set(held) & seen
+        stock = {token(x) for x in work[0][work[10][K.S_TOP]:52]}
+        assert stock | set(held) == unseen and not stock & set(held)
+        stock_sizes.add(len(stock))
+        assert cards(work[7][0]) == sorted(hand.split())  # the seat's own hand is never touched
+        counts.update(held)
+    assert stock_sizes == {u - 6}
+    for x in unseen:
+        p = exact[x]
+        assert abs(counts[x] / n - p) <= 4.5 * math.sqrt(p * (1 - p) / n) + 1e-9, (x, counts[x] / n, p)
+
+
+def random_record(seed: int, index: int, seats=("random", "random")):
+    (events,) = api.play(GAME, seed=seed, index=index, seats=list(seats))
+    return events
+
+
+def true_hands(events: list[dict], at: int) -> list[set]:
+    """Both real hands at decision ``at`` (plain replay of the record)."""
+    hands: list[set] = [set(), set()]
+    n = 0
+    for ev in events[1:]:
+        if ev["ev"] == "deal":
+            hands = [set(h) for h in ev["hands"]]
+        elif ev["ev"] == "decide":
+            n += 1
+            if n == at:
+                return hands
+            hands[ev["seat"]].discard(ev["move"][:2])
+        elif ev["ev"] == "trick":
+            for s, x in ev["draws"]:
+                hands[s].add(x)
+    raise AssertionError("no such decision")
+
+
+def test_stock_gone_other_hand_is_exactly_the_unseen_cards():
+    events = random_record(5, 0)
+    # decision 2*22 + 1: the lead of trick 23 in round 1 (the stock ran out after trick 20)
+    at = 45
+    position = SPEC.position_from_record(events, at)
+    pos, ws = loaded(position)
+    hands = true_hands(events, at)
+    work = K.workspace(np.array([31], dtype=np.int64))
+    rng = np.zeros(4, dtype=np.uint64)
+    for i in range(50):
+        K.copy_bundle(ws, work)
+        seed_stream(rng, 3, i, DEAL)
+        K.resample_hidden(work, pos.seat, rng)
+        assert cards(work[7][1 - pos.seat]) == sorted(hands[1 - pos.seat])
+        assert cards(work[7][pos.seat]) == sorted(hands[pos.seat])
+
+
+def test_position_from_record_round_trip_and_knowledge_never_excludes_the_truth():
+    checked = 0
+    for index, seats in ((0, ("random", "random")), (1, ("heuristic", "random")), (2, ("heuristic", "heuristic"))):
+        events = random_record(11, index, seats)
+        decides = [ev for ev in events if ev["ev"] == "decide"]
+        for at in range(1, len(decides) + 1, 3):
+            ev = decides[at - 1]
+            position = SPEC.position_from_record(events, at)
+            assert position["seat"] == ev["seat"]
+            json.dumps(position)  # a JSON position file
+            hands = true_hands(events, at)
+            assert sorted(position["hand"]) == sorted(hands[ev["seat"]])
+            pos = check_position(position, {"target": 31}, SPEC.position_keys)
+            assert [SPEC.move_name(m) for m in pos.options] == sorted(ev["legal"], key=SPEC.move_code)
+            # what the seat knows of the other hand never rules out the real one
+            other = 1 - pos.seat
+            slots = pos.slots[other][:pos.nslots[other]]
+            assert len(slots) == len(hands[other])
+            real = sum(1 << c(x) for x in hands[other])
+            from analyzer.games.two_ten_jack.spec import _feasible
+            assert _feasible(real, slots) is None
+            checked += 1
+    assert checked > 100
+
+
+def ref_expected(hands: list[list[str]], leader: int, lead: str | None, taken: list[int], seat: int,
+                 first: str | None):
+    """Exact (expected points of ``seat``, P(seat wins)) when both seats play uniformly at
+    random from here to the end of the round, the stock being empty, target 1 and scores 0:0
+    (the round decides the game). ``first`` is the seat's forced first move."""
+    def rec(hands, leader, lead, taken, forced):
+        if not hands[0] and not hands[1]:
+            win = ref_end(taken, 1)
+            return taken[seat], float(win == [seat])
+        if lead is None:
+            moves = ref_lead_moves(hands[leader])
+        else:
+            suit = {"AS:spade": "S", "AS:trump": "H"}.get(lead, lead[1])
+            moves = ref_follow_moves(hands[1 - leader], suit)
+        if forced is not None:
+            moves = [forced]
+        ep = ew = 0.0
+        for m in moves:
+            if lead is None:
+                h = [list(x) for x in hands]
+                h[leader].remove(m[:2])
+                p, w = rec(h, leader, m, taken, None)
+            else:
+                h = [list(x) for x in hands]
+                h[1 - leader].remove(m)
+                lc = lead[:2]
+                winner = ref_winner(leader, lc, m)
+                t = list(taken)
+                t[winner] += POINTS.get(lc, 0) + POINTS.get(m, 0)
+                p, w = rec(h, winner, None, t, None)
+            ep += p / len(moves)
+            ew += w / len(moves)
+        return ep, ew
+    return rec(hands, leader, lead, taken, first)
+
+
+@pytest.mark.parametrize("at", [47, 48])
+def test_evaluation_agrees_with_exact_enumeration_at_the_last_tricks(at):
+    # the first recorded game whose decision ``at`` has a choice
+    events = next(e for e in (random_record(8, i) for i in range(4, 40))
+                  if len([ev for ev in e if ev["ev"] == "decide"][at - 1]["legal"]) >= 2)
+    position = SPEC.position_from_record(events, at)  # trick 24, 3 cards each (lead / follow)
+    position["rules"] = {"target": 1}
+    seat = position["seat"]
+    hands = true_hands(events, at)
+    # points taken so far, from the record
+    taken = [0, 0]
+    n = 0
+    for ev in events[1:]:
+        if ev["ev"] == "decide":
+            n += 1
+            if n == at:
+                break
+        elif ev["ev"] == "trick":
+            taken[ev["winner"]] += sum(POINTS.get(x, 0) for x in ev["cards"])
+    lead = position["trick"][0] if position["trick"] else None
+    leader = seat if lead is None else 1 - seat
+    result = EV.evaluate(GAME, position, rollout="random", samples=6000, workers=1, seed=4)
+    table = result.table.set_index("option")
+    assert len(table) >= 2
+    for option, row in table.iterrows():
+        ep, ew = ref_expected([sorted(h) for h in hands], leader, lead, taken, seat, option)
+        half = (row["points_hi"] - row["points_lo"]) / 2
+        assert abs(row["points"] - ep) <= 1.5 * half + 1e-9, (option, row["points"], ep, half)
+        whalf = (row["win_hi"] - row["win_lo"]) / 2
+        assert abs(row["win"] - ew) <= 1.5 * whalf + 1e-9, (option, row["win"], ew)
+
+
+def test_evaluation_options_and_as_declarations():
+    pos = check_position({"hand": "AS 2H 3C 4D 5S 9H", "seat": 0}, {"target": 31}, SPEC.position_keys)
+    assert pos.seat == 0 and pos.dealer == 1 and pos.tricks == 0
+    assert [SPEC.move_name(m) for m in pos.options] == ["3C", "4D", "2H", "9H", "5S", "AS:spade", "AS:trump"]
+    # following AS:trump with AS: trumps must follow
+    pos = check_position({"dealer": 0, "hand": "2H 3C 4D 5S 9H KS", "trick": "AS:trump"}, {"target": 31},
+                         SPEC.position_keys)
+    assert pos.seat == 0 and [SPEC.move_name(m) for m in pos.options] == ["2H", "9H"]
+    pos = check_position({"dealer": 0, "hand": "3C 4D 5S 8C 9D KS", "trick": "AS:trump"}, {"target": 31},
+                         SPEC.position_keys)
+    assert len(pos.options) == 6  # no trump: anything, spades not required
+    # without a dealer, it is the one that makes the given seat the one to move
+    for seat in (0, 1):
+        pos = check_position({"seat": seat, "hand": "3C 4D 5S 8C 9D KS", "trick": "QD"}, {"target": 31},
+                             SPEC.position_keys)
+        assert pos.seat == seat and pos.dealer == seat and [SPEC.move_name(m) for m in pos.options] == ["4D", "9D"]
+
+
+@pytest.mark.parametrize("position, message", [
+    ({"hand": "AS 2H 3C 4D 5S", "seat": 0}, "holds 6 cards"),
+    ({"hand": "AS 2H 3C 4D 5S 5S"}, "duplicate card 5S"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "played": ["2H", "3D"]}, "duplicate card 2H"),
+    ({"hand": "AS 2H 3C 4D 5S ZZ"}, "bad card"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "played": ["2C"]}, "whole tricks"),
+    ({"hand": "2H 3C 4D 5S 9H KD", "played": ["AS", "3D"]}, "AS:spade or AS:trump"),
+    ({"hand": "2H 3C 4D 5S 9H KD", "played": ["3D", "AS:trump"]}, "a follower plays plain AS"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "seat": 1, "dealer": 1}, "not to move"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "colour": "red"}, "no 'colour'"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "scores": "40,3"}, "game is over"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "scores": "1,2,3"}, "2 numbers"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "decision": "bid"}, "only play"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "seat": 2}, "seat 2 does not exist"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "dealer": "x"}, "dealer takes an integer"),
+    ({"hand": "AS 2H 3C 4D 5S 9H", "played": ["AS:trump", "3H"] * 26}, "all 26 tricks"),
+    ({"dealer": 1}, "give the hand"),
+])
+def test_bad_positions(position, message):
+    with pytest.raises(AnalyzerError, match=message):
+        check_position(position, {"target": 31}, SPEC.position_keys)
+
+
+def test_impossible_voids_are_reported():
+    # seat 1 leads 5C, seat 0 plays 9D: seat 0 showed it held no club, heart or AS; after the
+    # draw it can hold at most one such card, not two clubs
+    position = {"dealer": 0, "played": "5C 9D", "trick": "3S", "hand": "2C 3C 4D 5S 9S KD"}
+    with pytest.raises(AnalyzerError, match="seat 0 showed voids that the hand given cannot meet: 5 of its "
+                                            "cards were held when it had no clubs, hearts, AS, but only 4"):
+        check_position(position, {"target": 31}, SPEC.position_keys)
+    position["hand"] = "2C 3D 4D 5S 9S KD"  # one club: the card drawn
+    assert check_position(position, {"target": 31}, SPEC.position_keys).seat == 0
+    # the same count for the hidden hand: nested masks, oldest first
+    from analyzer.games.two_ten_jack.spec import _feasible
+    lacks = int(mask("2C 3C 4C"))
+    assert _feasible(int(mask("2C 5D")), [lacks, 0]) is None
+    assert _feasible(int(mask("2C 3C")), [lacks, 0]) == 0
+    assert _feasible(int(mask("5D 2C")), [lacks, lacks]) == 1
+
+
+def test_mc_beats_heuristic():
+    s = api.simulate(GAME, games=300, seed=12, seats=["mc:k=8", "heuristic"], workers=1)
+    seats = s.tables["seats"]
+    assert seats.loc[0, "win_rate_lo"] > 0.5
+    assert seats.loc[0, "points_per_round"] > seats.loc[1, "points_per_round"]
+
+
+def test_mc_games_are_legal_and_deterministic(tmp_path):
+    recs = api.play(GAME, seed=2, index=0, games=2, seats=["mc:k=4", "mc:k=4,base=random"])
+    check_records(recs)
+    kw = dict(games=24, seats=["mc:k=4", "random"])
+    a = frame(tmp_path, "a", workers=1, chunk=24, **kw)
+    b = frame(tmp_path, "b", workers=2, chunk=5, **kw)
+    pd.testing.assert_frame_equal(a, b)
+    (events,) = api.play(GAME, seed=21, index=7, seats=["mc:k=4", "random"])
+    assert events[-1]["scores"] == [a.iloc[7]["score_0"], a.iloc[7]["score_1"]]
+
+
+def test_cli_evaluate(cli, tmp_path):
+    code, out, err = cli("evaluate", GAME, "--dealer", "1", "--hand", "2C 3D 4S 7H KD QS", "--played", "5C 9D",
+                         "--samples", "300", "--workers", "1", "--seed", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["samples"] == 300
+    assert sorted(o["option"] for o in data["options"]) == sorted(["2C", "3D", "4S", "7H", "KD", "QS"])
+    assert all(-30 <= o["points"] <= 35 and 0 <= o["win"] <= 1 for o in data["options"])
+    # the lead in progress makes seat 1 the one to decide: its voids rule this hand out
+    code, out, err = cli("evaluate", GAME, "--dealer", "1", "--hand", "2C 3D 4S 7H KD QS", "--played", "5C 9D",
+                         "--set", "trick=QD", "--samples", "300")
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: impossible position: seat 1 showed voids")
+
+
+def test_kernel_knowledge_tracking_matches_the_position_replay():
+    """The slots the kernel keeps during play (what ``mc`` samples from) equal those
+    spec.check_position rebuilds from a position, at every decision of a recorded round."""
+    from analyzer import trace as tr
+
+    for index, seats in ((0, ("heuristic", "random")), (3, ("random", "random"))):
+        events = random_record(13, index, seats)
+        deal = events[1]
+        ws = K.workspace(np.array([31], dtype=np.int64))
+        sc = ws[10]
+        sc[:] = 0
+        sc[K.S_DEALER] = deal["dealer"]
+        sc[K.S_TRACK] = 1
+        sc[K.S_TOP] = 12
+        seed_stream(ws[3], 1, index, DEAL)  # the draws (their cards do not matter here)
+        K.start_round(ws)
+        out = np.zeros(K.N_COLUMNS, dtype=np.int64)
+        trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+        decides = [ev for ev in events if ev["ev"] == "decide"][:52]  # round 1
+        for at, ev in enumerate(decides, start=1):
+            pos = check_position(SPEC.position_from_record(events, at), {"target": 31}, SPEC.position_keys)
+            assert list(ws[9]) == pos.nslots, at
+            assert [list(map(int, row)) for row in ws[8]] == pos.slots, at
+            assert sc[K.S_LEADER] == pos.leader and sc[K.S_TRICK] == pos.tricks
+            K.apply_move(ws, np.int64(SPEC.move_code(ev["move"])), out, trace, False)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from analyzer.cards import token, tokens
-from analyzer.games.base import GameSpec, RuleOption, register_strategies
+from analyzer.errors import AnalyzerError
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -131,6 +133,284 @@ class TwoTenJackSpec(GameSpec):
             return f"== game over after {ev['hands']} rounds: winner(s) {ev['winners']}, scores {ev['scores']}"
         return None
 
+    # ---- positions and evaluation (analyzer.evaluate) ------------------------------------------
+    position_keys = ("seat", "players", "dealer", "scores", "hand", "played", "trick", "decision", "rules")
+
+    def position_from_record(self, events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
+        """Decision ``at`` (1-based) of a recorded game, as the deciding seat saw it."""
+        head = events[0]
+        decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
+        if at is None or not 1 <= at <= len(decisions):
+            raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at}")
+        stop = decisions[at - 1]
+        seat = events[stop]["seat"]
+        hand: list[str] = []
+        played: list[str] = []
+        trick: list[str] = []
+        scores, dealer = [0, 0], 0
+        for ev in events[1:stop]:
+            kind = ev["ev"]
+            if kind == "deal":
+                hand, played, trick, dealer = list(ev["hands"][seat]), [], [], ev["dealer"]
+            elif kind == "decide":
+                trick.append(ev["move"])
+                if ev["seat"] == seat:
+                    hand.remove(ev["move"][:2])
+            elif kind == "trick":
+                played += trick
+                trick = []
+                for s, card in ev["draws"]:
+                    if s == seat:
+                        hand.append(card)
+            elif kind == "hand_end":
+                scores = list(ev["scores"])
+        return {"seat": seat, "dealer": dealer, "scores": scores, "hand": hand, "played": played, "trick": trick,
+                "rules": dict(head["rules"])}
+
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
+        """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
+        import numpy as np
+
+        from analyzer.evaluate import Evaluation
+        from analyzer.games.two_ten_jack import kernel
+
+        pos = check_position(position, rules, self.position_keys)
+        params = self.params(rules)
+        ws = kernel.workspace(params)
+        kernel.load_position(ws, pos.dealer, pos.leader, pos.tricks, pos.lead, pos.played_mask,
+                             np.array(pos.hands, dtype=np.int64), np.array(pos.taken, dtype=np.int64),
+                             np.array(pos.scores, dtype=np.int64), pos.top, np.array(pos.slots, dtype=np.int64),
+                             np.array(pos.nslots, dtype=np.int64), 1)
+        seat = pos.seat
+
+        def run(seed, start, codes, n, threads):
+            result = np.zeros((n, len(codes), 2), dtype=np.int64)
+            kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, ws, seat, codes, result,
+                                  np.int64(min(n, 4 * threads)))
+            return result
+
+        return Evaluation(seat=seat, options=pos.options, names=[move_token(m) for m in pos.options],
+                          outcome="points", outcome_binary=False, run=run,
+                          description=f"seat {seat} {'leads' if pos.lead < 0 else 'follows'} trick {pos.tricks + 1}")
+
+
+# ---- positions -----------------------------------------------------------------------------------
+
+SLOTS = 8
+FULL = (1 << 52) - 1
+HEART_CARDS = sum(1 << (26 + r) for r in range(13))
+TRUMP_CARDS = HEART_CARDS | (1 << 51)
+#: cards that follow each suit led (AS counts as a spade and as a trump), as rules.FOLLOW_MASK
+FOLLOW = [0x1FFF, 0x1FFF << 13, HEART_CARDS | (1 << 51), 0x1FFF << 39]
+
+
+@dataclass
+class Position:
+    seat: int
+    dealer: int
+    leader: int
+    tricks: int
+    lead: int
+    played_mask: int
+    hands: list[int]
+    taken: list[int]
+    scores: list[int]
+    top: int
+    slots: list[list[int]]
+    nslots: list[int]
+    options: list[int]
+
+
+def _int(value: Any, name: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
+
+
+def _ints(value: Any, name: str) -> list[int]:
+    items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
+    return [_int(v, name) for v in items]
+
+
+def _tokens(value: Any, name: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return value.replace(",", " ").split()
+    out: list[str] = []
+    for item in value:  # a list of tokens, or of tricks written "KD 2H"
+        out += str(item).replace(",", " ").split()
+    return out
+
+
+def _parse_move(text: str, name: str, leading: bool) -> int:
+    from analyzer.cards import CardError, parse_card
+
+    t = text.strip()
+    if t.upper() in ("AS:SPADE", "AS:TRUMP"):
+        if not leading:
+            raise AnalyzerError(f"{name}: {t} is a lead declaration, not a card (a follower plays plain AS)")
+        return AS_SPADE if t.upper() == "AS:SPADE" else AS_TRUMP
+    try:
+        card = parse_card(t)
+    except CardError as exc:
+        raise AnalyzerError(f"{name}: {exc}") from None
+    if card >= 52:
+        raise AnalyzerError(f"{name}: {t} is not in the 52-card deck")
+    if card == 51 and leading:
+        raise AnalyzerError(f"{name}: a led AS is declared: write AS:spade or AS:trump")
+    return card
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def _describe(mask: int) -> str:
+    return " ".join(token(c) for c in _bits(mask))
+
+
+def _void_text(mask: int) -> str:
+    """``clubs, hearts, AS`` for a mask of cards a seat showed it lacks."""
+    parts = [name for s, name in enumerate(("clubs", "diamonds", "hearts", "spades"))
+             if mask & (0x1FFF << (13 * s)) == 0x1FFF << (13 * s)]
+    if mask >> 51 & 1 and "spades" not in parts:
+        parts.append("AS")
+    return ", ".join(parts) or _describe(mask)
+
+
+def _slot_play(slots: list[int], card: int) -> None:
+    """The card leaves the oldest slot that allows it (kernel.slot_play)."""
+    for k, m in enumerate(slots):
+        if not m >> card & 1 or k == len(slots) - 1:
+            del slots[k]
+            return
+
+
+def _feasible(cards: int, slots: list[int]) -> int | None:
+    """First slot (oldest first) that the cards cannot fill, or None (nested masks: Hall's
+    condition is one count per slot)."""
+    for k, m in enumerate(slots):
+        if bin(cards & ~m).count("1") < k + 1:
+            return k
+    return None
+
+
+def _replay(dealer: int, moves: list[int], lead: int):
+    """Replay the finished tricks (``moves``, two per trick) and the lead in progress: the
+    seat to move, the leader, each seat's knowledge slots, the cards taken and played."""
+    from analyzer.games.two_ten_jack.rules import follower_wins
+
+    leader = 1 - dealer
+    slots: list[list[int]] = [[0] * 6, [0] * 6]
+    taken = [0, 0]
+    played_mask = 0
+    for t in range(len(moves) // 2):
+        lm, fc = moves[2 * t], moves[2 * t + 1]
+        lc = 51 if lm >= 52 else lm
+        suit = 3 if lm == AS_SPADE else 2 if lm == AS_TRUMP else lm // 13
+        follower = 1 - leader
+        _slot_play(slots[leader], lc)
+        if not FOLLOW[suit] >> fc & 1:
+            void = FOLLOW[suit] | (0 if TRUMP_CARDS >> fc & 1 else TRUMP_CARDS)
+            slots[follower] = [m | void for m in slots[follower]]
+        _slot_play(slots[follower], fc)
+        winner = follower if follower_wins(lc, fc) else leader
+        taken[winner] |= (1 << lc) | (1 << fc)
+        played_mask |= (1 << lc) | (1 << fc)
+        if t < 20:  # draws while the stock lasts
+            slots[0].append(0)
+            slots[1].append(0)
+        leader = winner
+    seat = leader if lead < 0 else 1 - leader
+    if lead >= 0:
+        _slot_play(slots[leader], 51 if lead >= 52 else lead)
+    return seat, leader, slots, taken, played_mask
+
+
+def check_position(position: dict[str, Any], rules: dict[str, Any], keys: tuple[str, ...]) -> Position:
+    """Validate a position (format: docs/two-ten-jack.md) and replay its public history."""
+    from analyzer.games.two_ten_jack.rules import round_winners
+
+    unknown = set(position) - set(keys)
+    if unknown:
+        raise AnalyzerError(f"two-ten-jack positions have no {sorted(unknown)[0]!r} (keys: {', '.join(keys)})")
+    if position.get("decision", "play") != "play":
+        raise AnalyzerError(f"two-ten-jack has only play decisions, not {position['decision']!r}")
+    if "players" in position and _int(position["players"], "players") != 2:
+        raise AnalyzerError("two-ten-jack is for exactly 2 players")
+    played_t = _tokens(position.get("played"), "played")
+    trick_t = _tokens(position.get("trick"), "trick")
+    if len(played_t) % 2:
+        raise AnalyzerError(f"played lists whole tricks (2 cards each, leader first), not {len(played_t)} cards")
+    tricks = len(played_t) // 2
+    if tricks >= 26:
+        raise AnalyzerError("all 26 tricks are played: there is no decision left")
+    if len(trick_t) > 1:
+        raise AnalyzerError(f"trick holds the card led to the trick in progress (at most 1), not {len(trick_t)}")
+    moves = [_parse_move(t, f"played card {i + 1}", i % 2 == 0) for i, t in enumerate(played_t)]
+    lead = _parse_move(trick_t[0], "trick", True) if trick_t else -1
+    if "hand" not in position:
+        raise AnalyzerError("give the hand of the deciding seat (hand)")
+    hand_t = _tokens(position["hand"], "hand")
+    hand = [_parse_move(t, "hand", False) for t in hand_t]
+    cards = [m if m < 52 else 51 for m in moves] + ([lead if lead < 52 else 51] if lead >= 0 else []) + hand
+    seen: set[int] = set()
+    for cd in cards:
+        if cd in seen:
+            raise AnalyzerError(f"duplicate card {token(cd)} in hand, played and trick: the deck holds it once")
+        seen.add(cd)
+    scores = _ints(position.get("scores", [0, 0]), "scores")
+    if len(scores) != 2:
+        raise AnalyzerError(f"scores takes 2 numbers (seat 0, seat 1), not {len(scores)}")
+    target = rules["target"]
+    if round_winners(scores[0], scores[1], target):
+        raise AnalyzerError(f"the game is over at scores {scores} (target {target})")
+    seat_given = None if position.get("seat") is None else _int(position["seat"], "seat")
+    if seat_given not in (None, 0, 1):
+        raise AnalyzerError(f"seat: seat {seat_given} does not exist with 2 players")
+    if "dealer" in position:
+        dealer = _int(position["dealer"], "dealer")
+    elif seat_given is None:
+        dealer = 1
+    else:  # the dealer for which ``seat`` is the one to move (the non-dealer leads first)
+        dealer = next((d for d in (1 - seat_given, seat_given) if _replay(d, moves, lead)[0] == seat_given),
+                      1 - seat_given)
+    if dealer not in (0, 1):
+        raise AnalyzerError(f"dealer: seat {dealer} does not exist with 2 players")
+    seat, leader, slots, taken, played_mask = _replay(dealer, moves, lead)
+    if seat_given is not None and seat_given != seat:
+        raise AnalyzerError(f"seat {seat_given} is not to move here: after these tricks seat {seat} "
+                            f"{'leads' if lead < 0 else 'follows'} (dealer {dealer}; the non-dealer leads first)")
+    size = len(slots[seat])
+    if len(hand) != size:
+        raise AnalyzerError(f"seat {seat} holds {size} cards after {tricks} trick(s), not {len(hand)}")
+    hand_mask = sum(1 << cd for cd in hand)
+    other = 1 - seat
+    lead_mask = (1 << (51 if lead >= 52 else lead)) if lead >= 0 else 0
+    unseen = FULL & ~hand_mask & ~played_mask & ~lead_mask
+    for who, pool, what in ((seat, hand_mask, "the hand given"), (other, unseen, "the unseen cards")):
+        k = _feasible(pool, slots[who])
+        if k is not None:
+            fit = bin(pool & ~slots[who][k]).count("1")
+            raise AnalyzerError(
+                f"impossible position: seat {who} showed voids that {what} cannot meet: {k + 1} of its cards "
+                f"were held when it had no {_void_text(slots[who][k])}, but only {fit} such card(s) are left")
+    h = len(slots[other])
+    placeholder = sum(1 << cd for cd in _bits(unseen)[:h])
+    hands = [0, 0]
+    hands[seat], hands[other] = hand_mask, placeholder
+    if lead < 0:
+        options = sorted(m for m in hand if m != 51) + ([AS_SPADE, AS_TRUMP] if 51 in hand else [])
+    else:
+        suit = 3 if lead == AS_SPADE else 2 if lead == AS_TRUMP else lead // 13
+        follow = [m for m in hand if FOLLOW[suit] >> m & 1]
+        options = sorted(follow or [m for m in hand if TRUMP_CARDS >> m & 1] or hand)
+    pad = [[*s, *[0] * (SLOTS - len(s))] for s in slots]
+    return Position(seat, dealer, leader, tricks, lead, played_mask, hands, taken, scores, 12 + 2 * min(tricks, 20),
+                    pad, [len(s) for s in slots], options)
+
 
 SPEC = TwoTenJackSpec(
     name="two-ten-jack",
@@ -142,11 +422,14 @@ SPEC = TwoTenJackSpec(
     options=[
         RuleOption("target", int, 31, "points to win (checked after each round)", 1, 10_000),
     ],
-    strategies=register_strategies([
-        ("random", "uniform over the legal moves"),
-        ("heuristic", "wins tricks holding +5 cards, dumps/avoids the -5 clubs, saves AS and trumps "
-                      "while the stock lasts"),
-    ]),
+    strategies={
+        "random": StrategyInfo(0, "uniform over the legal moves"),
+        "heuristic": StrategyInfo(1, "wins tricks holding +5 cards, dumps/avoids the -5 clubs, saves AS and "
+                                     "trumps while the stock lasts"),
+        "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards (voids respected), each move rolled "
+                              "out to the end of the round with the base strategy; plays the move with the "
+                              "most points", {"k": 32, "base": "heuristic"}),
+    },
     decision_kinds=["play"],
     trace_rows=16_384,  # a round takes about 560 rows; records.trace_game grows it when needed
 )

@@ -25,6 +25,11 @@ left in the stock. They return a legal move code (rules.py).
   as a trump once the stock is gone while a +5 heart is still unseen (it pulls the
   opponent's hearts), otherwise only as a last resort (as a trump while any heart is
   unseen, else as a spade).
+- ``mc`` (in kernel.py, ``mc_move``): Monte Carlo. At each decision with more than one
+  legal move it samples the hidden cards K times (``k``, default 32) consistently with
+  what its seat has seen, rolls every legal move out to the end of the round with the
+  ``base`` strategy (default heuristic) for both seats, the same sample and random numbers
+  for every move, and plays the move with the most points for itself on average.
 """
 
 from __future__ import annotations
@@ -50,7 +55,7 @@ from analyzer.games.two_ten_jack.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC, MC = 0, 1, 2
 
 #: what the heuristic gives up by spending a card (stock lasting, stock gone)
 AS_KEEP_STOCK, AS_KEEP_END = 64, 40
