@@ -493,12 +493,14 @@ CASES = [
     ("random", 3, {"target": 9}, 200, ("nobody_left", "out_dealer", "last_one_standing")),
     ("heuristic", 3, {"target": 9}, 100, ("nobody_left", "out_dealer", "last_one_standing")),
     ("mixed", 4, {"target": 40}, 200, ("last_one_standing",)),
+    ("mc", 3, {}, 12, ("set_follow", "discarded")),
 ]
 
 
 @pytest.mark.parametrize("strategy,players,rules,games,branches", CASES)
 def test_random_playouts_checked_by_referee(strategy, players, rules, games, branches):
-    seats = ["random", "heuristic"] * 3 if strategy == "mixed" else [strategy] * 6
+    seats = (["random", "heuristic"] * 3 if strategy == "mixed" else ["mc:k=4", "random", "heuristic"] * 2
+             if strategy == "mc" else [strategy] * 6)
     played = api.play("twenty-two", seed=3, index=0, games=games, players=players,
                       seats=seats[:players], rules=rules)
     stats: Counter = Counter()
@@ -634,3 +636,269 @@ def test_cli_bad_input(cli, args):
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:")
+
+
+# ---- Monte Carlo: sampling, evaluation from a position, mc --------------------------------
+
+from analyzer.cards import parse_cards  # noqa: E402
+from analyzer.errors import AnalyzerError  # noqa: E402
+from analyzer.stats import wilson  # noqa: E402
+from analyzer.games.twenty_two import kernel as K  # noqa: E402
+from analyzer.games.twenty_two.spec import load_position  # noqa: E402
+
+RULES4 = SPEC.resolve_rules({}, 4)
+
+
+def rank_string(cards) -> str:
+    return "".join(sorted((c[0] if isinstance(c, str) else RANKS[c % 13] for c in cards),
+                          key=RANKS.index))
+
+
+def mask_cards(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+# A 4-player lead position with a small pool: seat 2 won trick 1 (Q, 5, K, 8) and leads.
+# Seat 1 showed that it holds nothing below 5 (it played a 5 that does not beat), seat 3
+# nothing below 8. 33 cards are scored, so 19 are in play: seat 2's 3 cards, the 4 played
+# and 12 hidden ones (3 + 3 + 3 in the other hands, 3 in the stock).
+POOL = "2C 3C 5D 6C 8D 9C 9D TC JC QD AC AD".split()
+SMALL = {"seat": 2, "dealer": 3, "kind": "lead", "hand": "4C 7D JH", "played": "Q 5 K 8",
+         "scored": [t for t in (r + s for r in RANKS for s in SUITS)
+                    if t not in POOL + ["4C", "7D", "JH", "QS", "5S", "KS", "8S"]]}
+
+
+def exact_small() -> tuple[Counter, Counter]:
+    """Exact distribution of seat 1's and seat 3's hands (rank strings) over the deals
+    consistent with the position, by enumeration."""
+    floor = {1: RANKS.index("5"), 3: RANKS.index("8")}
+    h1, h3 = Counter(), Counter()
+    cards = list(range(len(POOL)))
+    for a in itertools.combinations(cards, 3):                    # seat 3
+        if any(RANKS.index(POOL[i][0]) < floor[3] for i in a):
+            continue
+        rest = [i for i in cards if i not in a]
+        for b in itertools.combinations(rest, 3):                 # seat 1
+            if any(RANKS.index(POOL[i][0]) < floor[1] for i in b):
+                continue
+            ways = len(list(itertools.combinations([i for i in rest if i not in b], 3)))  # seat 0
+            h3[rank_string(POOL[i] for i in a)] += ways
+            h1[rank_string(POOL[i] for i in b)] += ways
+    return h1, h3
+
+
+def test_position_loads_floors_and_turn():
+    pos = load_position(RULES4, SMALL)
+    assert pos.seat == 2 and pos.kind == 1 and pos.leader == 2
+    assert pos.floor == [0, RANKS.index("5"), 0, RANKS.index("8")]
+    assert pos.sizes == [3, 3, 3, 3]
+    assert sorted(rank_string([c]) for c in pos.pool) == sorted(p[0] for p in POOL)
+
+
+def test_sampled_hidden_hands_match_exact_conditional_probabilities():
+    params = SPEC.params(RULES4)
+    ws = K.workspace(params)
+    load_position(RULES4, SMALL).fill(ws)
+    exact1, exact3 = exact_small()
+    rng = np.zeros(4, dtype=np.uint64)
+    n = 20000
+    got1, got3 = Counter(), Counter()
+    work = K.workspace(params)
+    own = ws[1][2]
+    for i in range(n):
+        K.copy_bundle(ws, work)
+        K.seed_stream(rng, np.uint64(11), np.int64(i), np.int64(0))
+        K.resample_hidden(params, work, np.int64(2), rng)
+        hands = [int(work[1][s]) for s in range(4)]
+        stock = [int(c) for c in work[0][work[10][K.S_TOP]:work[10][K.S_NDECK]]]
+        dead = [int(work[6][s]) for s in range(4)]
+        # the seat's own cards stay, nothing is dealt twice, sizes are kept
+        assert hands[2] == own
+        assert work[10][K.S_SEAT] == 2 and work[10][K.S_PHASE] == K.PH_LEAD
+        everything = [c for h in hands for c in mask_cards(h)] + stock + [c for d in dead for c in mask_cards(d)]
+        assert len(everything) == len(set(everything)) == 12 + 3
+        assert [len(mask_cards(h)) for h in hands] == [3, 3, 3, 3]
+        got1[rank_string(mask_cards(hands[1]))] += 1
+        got3[rank_string(mask_cards(hands[3]))] += 1
+    for got, exact in ((got1, exact1), (got3, exact3)):
+        assert set(got) <= set(exact)  # floors respected: no impossible hand was ever sampled
+        total = sum(exact.values())
+        chi2 = 0.0
+        for key, ways in exact.items():
+            expected = n * ways / total
+            chi2 += (got[key] - expected) ** 2 / expected
+        df = len(exact) - 1
+        # far beyond the 99.9% point of chi-square(df) (df + 3.1 sqrt(2 df) + 10)
+        assert chi2 < df + 3.1 * (2 * df) ** 0.5 + 10, (chi2, df)
+
+
+def heuristic_follow_single(cards: list[int], best: int) -> tuple[int, int]:
+    """Heuristic follow of a single (independent re-statement): its highest card when it
+    matches or beats the best rank, else its lowest. Returns (played, kept) ranks."""
+    hi, lo = max(cards), min(cards)
+    return (hi, lo) if hi >= best else (lo, hi)
+
+
+def test_final_trick_position_matches_exact_enumeration():
+    # 3 players, 2 cards each: seat 0 led a 9, seat 1 (to move) holds 3D and KC; seat 2
+    # holds two hidden cards, seat 0 one. Whatever seat 1 plays, it keeps the other card
+    # for the final trick; seat 2 then follows like the heuristic.
+    position = {"seat": 1, "players": 3, "dealer": 2, "kind": "follow", "hand": "3D KC", "trick": "9"}
+    rules = SPEC.resolve_rules({}, 3)
+    unseen = [c for c in range(52) if c not in (parse_cards("3D KC"))]
+    unseen.remove(next(c for c in unseen if c % 13 == RANKS.index("9")))
+    exact = {}
+    for play, keep in ((RANKS.index("3"), RANKS.index("K")), (RANKS.index("K"), RANKS.index("3"))):
+        took = total = 0
+        for c0 in unseen:
+            rest = [c for c in unseen if c != c0]
+            for a, b in itertools.combinations(rest, 2):
+                best = max(RANKS.index("9"), play)
+                _, kept2 = heuristic_follow_single([a % 13, b % 13], best)
+                total += 1
+                took += keep >= max(c0 % 13, kept2)
+        exact[RANKS[play]] = took / total
+    # the evaluation kernel itself, without racing (which would stop once the options separate)
+    strat = np.zeros((3, 4), dtype=np.int64)
+    strat[:, 0] = S.HEURISTIC
+    ev = SPEC.evaluation(rules, position, strat)
+    assert sorted(ev.names) == ["3", "K"]
+    n = 16384
+    result = ev.run(3, 0, np.array(ev.options, dtype=np.int64), n, 1)
+    for i, name in enumerate(ev.names):
+        p = exact[name]
+        took = int(result[:, i, 0].sum())
+        lo, hi = wilson(took, n)
+        assert lo <= p <= hi, (name, p, took / n, lo, hi)
+    # keeping the king: the final trick is taken unless someone keeps an ace
+    assert exact["3"] > 0.5 > exact["K"]
+
+
+def test_position_from_record_round_trip():
+    seats = ["heuristic", "random", "heuristic", "random"]
+    events = api.play("twenty-two", seed=21, index=2, seats=seats)[0]
+    decisions = [ev for ev in events if ev["ev"] == "decide"]
+    strat = np.zeros((4, 4), dtype=np.int64)
+    strat[:, 0] = 1
+    checked = Counter()
+    for at in range(1, len(decisions) + 1):
+        ev = decisions[at - 1]
+        pos = SPEC.position_from_record(events, at)
+        assert pos["seat"] == ev["seat"] and pos["kind"] == ev["kind"]
+        rules = SPEC.resolve_rules(pos["rules"], pos["players"])
+        # the legal moves rebuilt from the position are those of the record
+        legal = load_position(rules, pos).legal(SPEC.params(rules))
+        assert sorted(move_text(m) for m in legal) == sorted(ev["legal"])
+        if at % 4 and not (len(legal) > 128 and checked["screened"] == 0):
+            continue
+        # the evaluation races them all, or the 128 best after screening when there are more
+        evaluation = SPEC.evaluation(rules, pos, strat)
+        assert evaluation.seat == ev["seat"]
+        assert evaluation.extra["legal"] == len(legal)
+        assert set(evaluation.options) <= set(legal)
+        assert len(evaluation.options) == min(len(legal), 128)
+        checked["screened"] += len(legal) > 128
+        assert json.loads(json.dumps(pos)) == pos
+        checked[ev["kind"]] += 1
+    assert checked["discard"] > 0 and checked["lead"] > 0 and checked["follow"] > 0 and checked["screened"] > 0
+    with pytest.raises(AnalyzerError, match="--at"):
+        SPEC.position_from_record(events, len(decisions) + 1)
+
+
+GOOD = {"seat": 1, "dealer": 2, "kind": "follow", "hand": "3D KC", "trick": "9"}
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"colour": 1}, "no 'colour'"),
+    ({"hand": "3D 3D"}, "duplicate card 3D"),
+    ({"hand": "3D XC"}, "bad card"),
+    ({"hand": "3D KC 2C 4C 5C 6C 7C 8C 9C TC JC QC"}, "1 to 11"),
+    ({"scored": ["KC"]}, "twice"),
+    ({"trick": "9 9 9"}, "complete|moves"),
+    ({"trick": "Z"}, "bad rank"),
+    ({"seat": 0}, "to move"),
+    ({"seat": 7}, "does not exist"),
+    ({"kind": "lead"}, "trick must be empty"),
+    ({"kind": "bid"}, "kind is one of"),
+    ({"scores": "0,30,30"}, "out of the game|game is over"),
+    ({"scores": "30,0,30"}, "game is over"),
+    ({"hand": "3D", "trick": "9"}, "nothing to decide"),
+    ({"played": "99 8 7"}, "of the lead"),
+    ({"trick": "99"}, "keep one card"),
+    ({"scored": ["9C", "9D", "9H"], "hand": "9S KC"}, "rank 9"),
+])
+def test_bad_positions_give_clear_errors(change, message):
+    position = {**GOOD, **change}
+    with pytest.raises(AnalyzerError, match=message):
+        SPEC.evaluation(SPEC.resolve_rules({}, 3), position, np.zeros((3, 4), dtype=np.int64))
+
+
+def test_impossible_floors_are_reported():
+    # seat 1 showed its lowest card was a 3 (it did not beat the 7), then played a 2
+    position = {"seat": 0, "dealer": 2, "kind": "lead", "hand": "AC 4D 5D", "played": ["7 3 A", "T A 2"]}
+    with pytest.raises(AnalyzerError, match="below"):
+        SPEC.evaluation(SPEC.resolve_rules({}, 3), position, np.zeros((3, 4), dtype=np.int64))
+    # seat 1 played a 9 that does not beat the Q: its 2 other cards rank 9 or higher, but
+    # every other such card is scored
+    high = [r + s for r in "9TJQKA" for s in SUITS if r + s not in ("9S", "QS", "KS")]
+    position = {"seat": 2, "dealer": 2, "kind": "lead", "hand": "4D 5D", "played": ["Q 9 K"], "scored": high}
+    with pytest.raises(AnalyzerError, match="no deal fits"):
+        SPEC.evaluation(SPEC.resolve_rules({}, 3), position, np.zeros((3, 4), dtype=np.int64))
+
+
+def test_discard_position_defaults_and_options():
+    pos = load_position(RULES4, {"seat": 0, "hand": "2C 5D 7C 7D", "kind": "discard"})
+    assert pos.dealer == 3 and pos.stock == 52 - 16 and pos.ndone == 0
+    ev = SPEC.evaluation(RULES4, {"seat": 0, "hand": "2C 5D 7C 7D"}, np.zeros((4, 4), dtype=np.int64))
+    # every sub-multiset of 2 5 7 7: 2 * 2 * 3
+    assert len(ev.options) == 12 and "-" in ev.names and "2577" in ev.names
+    with pytest.raises(AnalyzerError, match="discards first"):
+        SPEC.evaluation(RULES4, {"seat": 0, "dealer": 3, "hand": "2C 5D 7C 7D", "stock": 30},
+                        np.zeros((4, 4), dtype=np.int64))
+    ev = SPEC.evaluation(RULES4, {"seat": 2, "dealer": 3, "hand": "2C 5D 7C 7D", "stock": 1},
+                         np.zeros((4, 4), dtype=np.int64))
+    assert sorted(ev.names) == sorted(["-", "2", "5", "7"])
+
+
+def test_mc_beats_heuristic():
+    summary = api.simulate("twenty-two", games=300, seed=6, workers=1,
+                           seats=["mc:k=8", "heuristic", "heuristic", "heuristic"])
+    seats = summary.tables["seats"]
+    # four heuristics win 25% each
+    assert seats.loc[0, "win_rate_lo"] > 0.30
+    assert seats.loc[0, "points_per_hand"] < seats.loc[1, "points_per_hand"]
+
+
+def test_cli_evaluate(cli, tmp_path):
+    code, out, err = cli("evaluate", "twenty-two", "--players", "3", "--seat", "1", "--dealer", "2", "--hand",
+                         "3D KC", "--set", "trick=9", "--samples", "512", "--seed", "1", "--workers", "1", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert sorted(o["option"] for o in result["options"]) == ["3", "K"]
+    # keeping the king takes the final trick far more often
+    took = {o["option"]: o["took_final"] for o in result["options"]}
+    assert took["3"] > took["K"]
+    code, out, err = cli("evaluate", "twenty-two", "--players", "3", "--seat", "0", "--dealer", "2", "--hand",
+                         "3D KC", "--set", "trick=9")
+    assert code == 2 and err.strip().startswith("error:") and len(err.strip().splitlines()) == 1
+
+
+def test_mc_candidates_are_legal():
+    scr = scratch()
+    cand = np.zeros(R.MAX_LEGAL, dtype=np.int64)
+    legal = np.zeros(R.MAX_LEGAL, dtype=np.int64)
+    hand = pk("23456789TJQ")
+    # many legal follows: the windows of 3 consecutive cards that beat 567, and the lowest 3
+    n = K.mc_candidates(K.KIND_FOLLOW, hand, 11, 3, pk("567"), 0, False, cand, scr)
+    nl = R.legal_follows(hand, 3, pk("567"), False, legal, scr)
+    assert nl > K.MC_ALL_FOLLOWS
+    assert sorted(txt(c) for c in cand[:n]) == sorted(["234", "567", "678", "789", "89T", "9TJ", "TJQ"])
+    assert set(cand[:n].tolist()) <= set(legal[:nl].tolist())
+    # few legal follows: all of them
+    n = K.mc_candidates(K.KIND_FOLLOW, pk("27K"), 3, 1, pk("9"), 0, False, cand, scr)
+    assert sorted(txt(c) for c in cand[:n]) == ["2", "K"]
+    # discards: the j highest cards, j = 0 .. what the stock allows
+    n = K.mc_candidates(K.KIND_DISCARD, pk("27KK"), 4, 0, 0, 3, False, cand, scr)
+    assert [txt(c) for c in cand[:n]] == ["", "K", "KK", "7KK"]
+    n = K.mc_candidates(K.KIND_LEAD, pk("27KK"), 4, 0, 0, 3, False, cand, scr)
+    assert sorted(txt(c) for c in cand[:n]) == ["2", "7", "K", "KK"]

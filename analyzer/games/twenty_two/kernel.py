@@ -1,21 +1,42 @@
-"""Twenty-Two play loops (compiled): one game from the first deal, many games in
-parallel, and the same game with the trace buffer on.
+"""Twenty-Two play loops (compiled): set-up kept apart from play, so that the same pieces
+play fresh games, traced games, Monte Carlo rollouts and evaluations from a position.
 
-Arrays a game reads and writes (allocated once per block of games, see ``workspace``):
-    deck    int64[52]     the cards of this hand's deck (not yet scored); ``deck[top:ndeck]``
-                          is the stock, lazily shuffled from the game's DEAL stream
+A game's state is a *bundle* (``workspace``), a tuple of arrays:
+    deck    int64[52]     this hand's deck (cards not yet scored); ``deck[top:ndeck]`` is the
+                          stock, lazily shuffled from the deal stream (rng.draw_lazy)
     hmask   int64[P]      card bitmask (bit = card code) of each seat's hand
     hpk     int64[P]      the same hand as a packed count vector (rules.py)
     scores  int64[P], active bool[P], gone int64[P] (hand in which the seat went out)
+    dmask   int64[P]      cards each seat discarded this hand (face down, out of play)
+    floor   int64[P]      lowest rank each seat can still hold this hand, as shown by the
+                          rules (a follower who plays a set that does not match or beat the
+                          best set has played its lowest cards: all its other cards rank at
+                          least as high as the highest card of that set); 0 = nothing shown
+    deal_rng, play_rng uint64[4]  (a fresh deal stream per hand: rng.hand_purpose)
+    sc      int64[N_SC]   scalars: S_DEALER, S_PHASE (discard, lead, follow, final), S_SEAT
+                          (to move), S_NDONE (discards made / cards sets played to this
+                          trick), S_TOP, S_NDECK, S_SIZE (dealt), S_HS (hand size during the
+                          tricks), S_LEADER, S_SET, S_BEST, S_WINNER, S_PLAYED (packed ranks
+                          played to this hand's ordinary tricks), S_NACTIVE, S_SCORED (bitmask
+                          of the cards scored this game), S_HANDS, S_DECISIONS, S_OVER,
+                          S_WINNERS, S_HAS_USER
     legal   int64[2048]   legal moves (packed sets) of the current decision
     view    int64[VIEW_SIZE]  what a user strategy sees (layout below)
     scr     int64[SCRATCH] scratch of the legal-set enumerator and sampler (rules.py)
-    cards, order, fcards, takers  int64[52] small lists for draws and the final trick
+    cards, order, fcards, takers int64[52], points int64[P]: small lists (draws, the final
+                          trick, sampling)
+    gid     uint64[2]     (seed, game index): the per-hand deal streams derive from it
+    rscr    uint64[4]     scratch of the stock preview in records
 Out row columns (spec.extra_columns): winners, hands, decisions (discards, leads and
 follows), score_s (final points), then per seat ``took_s`` (hands in which the seat took
 the final trick), ``played_s`` (hands the seat was dealt into), ``place_s`` (finishing
 place: 1 for a winner, else 1 + the players who stayed in longer; players out in the
 same hand share a place).
+
+The rules live once, in ``deal_hand``, ``apply_move`` and ``final_trick``. Two drivers
+choose the moves: ``play_turns`` (any strategy: games, records, evaluations) and
+``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping it
+apart keeps the call graph free of recursion, which numba does not compile reliably).
 
 User strategy ``f(view, legal, n, rng) -> move`` (a packed set, one of ``legal[:n]``);
 ``view`` (int64): V_SEAT, V_PLAYERS, V_DEALER, V_KIND (0 discard, 1 lead, 2 follow),
@@ -42,10 +63,13 @@ from analyzer.games.twenty_two.rules import (
     RANK_POINTS,
     SCRATCH,
     beats,
+    highest_rank,
+    highest_set,
     legal_discards,
     legal_follows,
     legal_leads,
     lowest_rank,
+    lowest_set,
     nib,
     one,
     set_size,
@@ -53,12 +77,13 @@ from analyzer.games.twenty_two.rules import (
     next_active,
 )
 from analyzer.jit import njit, prange
-from analyzer.rng import DEAL, PLAY, draw_lazy, preview_order, randbelow, seed_stream
+from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream, shuffle
 
 # trace event codes
 EV_DEAL, EV_DECIDE, EV_DRAW, EV_TRICK, EV_FINAL, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7
 TAG_STOCK = 100
 KIND_DISCARD, KIND_LEAD, KIND_FOLLOW = st.KIND_DISCARD, st.KIND_LEAD, st.KIND_FOLLOW
+PH_DISCARD, PH_LEAD, PH_FOLLOW, PH_FINAL = 0, 1, 2, 3
 
 (V_SEAT, V_PLAYERS, V_DEALER, V_KIND, V_STOCK, V_HAND_SIZE, V_HAND, V_SET, V_BEST, V_BEST_SEAT,
  V_LEADER, V_HAND_NO, V_TARGET) = range(13)
@@ -66,14 +91,60 @@ V_COUNTS, V_PLAYED, V_SCORES, V_ACTIVE = 13, 26, 39, 45
 VIEW_SIZE = 51
 MAX_PLAYERS = 6
 
+(S_DEALER, S_PHASE, S_SEAT, S_NDONE, S_TOP, S_NDECK, S_SIZE, S_HS, S_LEADER, S_SET, S_BEST, S_WINNER,
+ S_PLAYED, S_NACTIVE, S_SCORED, S_HANDS, S_DECISIONS, S_OVER, S_WINNERS, S_HAS_USER) = range(20)
+N_SC = 20
+#: ``mc`` considers every legal follow when there are at most this many (else: windows)
+MC_ALL_FOLLOWS = 16
+
 #: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
-USER_CHAIN = ["choose_move", "play_game", "run_block", "run_chunk", "run_traced"]
+USER_CHAIN = ["choose_move", "play_turns", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
+              "evaluate_block", "evaluate_chunk"]
 
 
 @njit(cache=True)
 def user_strategy(slot, view, legal, n, rng):
     """Placeholder: the real dispatcher is bound by engine.bind_user_strategies."""
     return -1
+
+
+@njit(cache=True)
+def workspace(params):
+    """One state bundle (see the module docstring), allocated once per block of games."""
+    players = params[P_PLAYERS]
+    return (np.zeros(52, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.bool_), np.zeros(players, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
+            np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+            np.zeros(N_SC, dtype=np.int64),
+            np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
+            np.zeros(SCRATCH, dtype=np.int64),
+            np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
+            np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
+            np.zeros(players, dtype=np.int64), np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.uint64))
+
+
+@njit(cache=True, _nrt=False)
+def copy_bundle(src, dst):
+    """Copy a whole game state (``src`` into ``dst``; scratch arrays are not state)."""
+    for i in range(52):
+        dst[0][i] = src[0][i]
+    for p in range(src[1].shape[0]):
+        dst[1][p] = src[1][p]
+        dst[2][p] = src[2][p]
+        dst[3][p] = src[3][p]
+        dst[4][p] = src[4][p]
+        dst[5][p] = src[5][p]
+        dst[6][p] = src[6][p]
+        dst[7][p] = src[7][p]
+    for j in range(4):
+        dst[8][j] = src[8][j]
+        dst[9][j] = src[9][j]
+    for j in range(N_SC):
+        dst[10][j] = src[10][j]
+    dst[19][0] = src[19][0]
+    dst[19][1] = src[19][1]
 
 
 @njit(cache=True)
@@ -102,18 +173,6 @@ def fill_view(view, seat, dealer, kind, stock_left, hand_size, hand, s, best, be
 
 
 @njit(cache=True)
-def choose_move(strat, seat, kind, hand, hand_size, s, best, stock_left, low_only, legal, n, rng,
-                view, scr):
-    """The move of ``seat``'s strategy (built-in by id, or a user slot)."""
-    sid = strat[seat, 0]
-    if sid == st.RANDOM:
-        return st.random_move(kind, hand, hand_size, s, best, stock_left, low_only, legal, n, rng, scr)
-    if sid == st.HEURISTIC:
-        return st.heuristic_move(kind, hand, hand_size, s, best, stock_left)
-    return user_strategy(-1 - sid, view, legal, n, rng)
-
-
-@njit(cache=True)
 def is_in(move, legal, n):
     for i in range(n):
         if legal[i] == move:
@@ -129,236 +188,275 @@ def emit_mask(trace, tag, mask):
             tr.emit(trace, tr.LIST, tag, c, 0, 0)
 
 
-@njit(cache=True)
-def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
-    """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    deck, hmask, hpk, scores, active, gone, legal, view, scr, cards, order, fcards, takers, points = ws
+@njit(cache=True, inline="always")
+def popcount(mask):
+    n = 0
+    while mask != 0:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+# ---- the rules, once ----------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False)
+def start_game(seed, index, params, strat, ws, out, err):
+    """A fresh game: scores 0, everyone in, a random first dealer."""
+    scores, active, gone, deal_rng, play_rng, sc = ws[3], ws[4], ws[5], ws[8], ws[9], ws[10]
     players = params[P_PLAYERS]
-    target = params[P_TARGET]
-    low_only = params[P_LOWEST_ONLY] != 0
-    deal_rng = np.empty(4, dtype=np.uint64)
-    play_rng = np.empty(4, dtype=np.uint64)
     seed_stream(deal_rng, seed, index, DEAL)
     seed_stream(play_rng, seed, index, PLAY)
-    has_user = False
+    ws[19][0] = np.uint64(seed)
+    ws[19][1] = np.uint64(index)
+    sc[:] = 0
     for p in range(players):
         scores[p] = 0
         active[p] = True
         gone[p] = 0
         if strat[p, 0] < 0:
-            has_user = True
+            sc[S_HAS_USER] = 1
     out[:] = 0
     err[0] = -1
-    nbase = 3 + players  # winners, hands, decisions, scores
-    c_took, c_played, c_place = nbase, nbase + players, nbase + 2 * players
-    nactive = players
-    scored = np.int64(0)
-    dealer = randbelow(deal_rng, players)
-    size = FIRST_HAND_SIZE
-    hands = 0
-    decisions = 0
-    winners = 0
-    while True:
-        ndeck = 0
-        for c in range(52):
-            if not scored & (np.int64(1) << c):
-                deck[ndeck] = c
-                ndeck += 1
-        if ndeck < size * nactive:
-            size = ndeck // nactive
-        if size == 0:
-            # safeguard: nobody can be dealt a card; lowest score among active players wins
-            low = 1 << 30
-            for p in range(players):
-                if active[p] and scores[p] < low:
-                    low = scores[p]
-            for p in range(players):
-                if active[p] and scores[p] == low:
-                    winners |= 1 << p
-            break
-        hands += 1
-        # ---- deal: one card at a time, clockwise from left of the dealer
+    sc[S_NACTIVE] = players
+    sc[S_DEALER] = randbelow(deal_rng, players)
+    sc[S_SIZE] = FIRST_HAND_SIZE
+
+
+@njit(cache=True, _nrt=False)
+def deal_hand(params, ws, out, trace, tracing):
+    """Gather the unscored cards and deal the next hand; False when the 0-card safeguard
+    ends the game instead (winners set)."""
+    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
+    players = params[P_PLAYERS]
+    nactive = sc[S_NACTIVE]
+    scored = sc[S_SCORED]
+    size = sc[S_SIZE]
+    dealer = sc[S_DEALER]
+    ndeck = 0
+    for c in range(52):
+        if not scored & (np.int64(1) << c):
+            deck[ndeck] = c
+            ndeck += 1
+    if ndeck < size * nactive:
+        size = ndeck // nactive
+    if size == 0:
+        # safeguard: nobody can be dealt a card; lowest score among active players wins
+        low = 1 << 30
         for p in range(players):
-            hmask[p] = 0
-            hpk[p] = 0
-        top = 0
-        for c in range(size):
-            p = dealer
-            for k in range(nactive):
-                p = next_active(p, active)
-                card = draw_lazy(deck, top, ndeck, deal_rng)
-                top += 1
-                hmask[p] |= np.int64(1) << card
-                hpk[p] += one(RANK_OF[card])
+            if active[p] and scores[p] < low:
+                low = scores[p]
+        winners = 0
         for p in range(players):
-            if active[p]:
-                out[c_played + p] += 1
-        played = np.int64(0)
-        if tracing:
-            tr.emit(trace, EV_DEAL, hands, dealer, size, 0)
-            for p in range(players):
-                if active[p]:
-                    emit_mask(trace, p, hmask[p])
-            stock_order = preview_order(deck, top, ndeck, deal_rng)
-            tr.emit_list(trace, TAG_STOCK, stock_order, stock_order.shape[0])
-        # ---- discard phase
+            if active[p] and scores[p] == low:
+                winners |= 1 << p
+        sc[S_WINNERS] = winners
+        sc[S_OVER] = 1
+        return False
+    sc[S_HANDS] += 1
+    # each hand deals from its own stream: hand k of a game is dealt alike whatever the
+    # earlier hands drew (and evaluations share the future deals across options)
+    seed_stream(deal_rng, ws[19][0], np.int64(ws[19][1]), hand_purpose(sc[S_HANDS]))
+    for p in range(players):
+        hmask[p] = 0
+        hpk[p] = 0
+        dmask[p] = 0
+        floor[p] = 0
+    top = 0
+    for c in range(size):
         p = dealer
         for k in range(nactive):
             p = next_active(p, active)
-            stock_left = ndeck - top
-            sid = strat[p, 0]
-            n = 0
-            if tracing or sid < 0:
-                n = legal_discards(hpk[p], stock_left, legal, scr)
-            if has_user and sid < 0:
-                fill_view(view, p, dealer, KIND_DISCARD, stock_left, size, hpk[p], 0, 0, -1, -1,
-                          hands, target, played, scores, active)
-            move = choose_move(strat, p, KIND_DISCARD, hpk[p], size, 0, 0, stock_left, low_only,
-                               legal, n, play_rng, view, scr)
-            decisions += 1
-            if sid < 0 and not is_in(move, legal, n):
-                err[0] = decisions
-                err[1] = p
-                err[2] = move
-                return
-            if tracing:
-                tr.emit(trace, EV_DECIDE, p, KIND_DISCARD, move, 0)
-                tr.emit_list(trace, 0, legal, n)
-            hmask[p] = take_cards(hmask[p], move)
-            hpk[p] -= move
-            ndraw = set_size(move)
-            for j in range(ndraw):
-                card = draw_lazy(deck, top, ndeck, deal_rng)
-                top += 1
-                cards[j] = card
-                hmask[p] |= np.int64(1) << card
-                hpk[p] += one(RANK_OF[card])
-            if tracing:
-                tr.emit(trace, EV_DRAW, p, ndraw, 0, 0)
-                tr.emit_list(trace, 0, cards, ndraw)
-        # ---- ordinary tricks
-        hs = size
-        leader = next_active(dealer, active)
-        while hs >= 2:
-            sid = strat[leader, 0]
-            n = 0
-            if tracing or sid < 0:
-                n = legal_leads(hpk[leader], hs, legal)
-            if has_user and sid < 0:
-                fill_view(view, leader, dealer, KIND_LEAD, ndeck - top, hs, hpk[leader], 0, 0, -1,
-                          leader, hands, target, played, scores, active)
-            move = choose_move(strat, leader, KIND_LEAD, hpk[leader], hs, 0, 0, ndeck - top, low_only,
-                               legal, n, play_rng, view, scr)
-            decisions += 1
-            if sid < 0 and not is_in(move, legal, n):
-                err[0] = decisions
-                err[1] = leader
-                err[2] = move
-                return
-            if tracing:
-                tr.emit(trace, EV_DECIDE, leader, KIND_LEAD, move, 0)
-                tr.emit_list(trace, 0, legal, n)
-            hmask[leader] = take_cards(hmask[leader], move)
-            hpk[leader] -= move
-            played += move
-            s = set_size(move)
-            best = move
-            winner = leader
-            p = leader
-            for k in range(nactive - 1):
-                p = next_active(p, active)
-                sid = strat[p, 0]
-                n = 0
-                if tracing or sid < 0:
-                    n = legal_follows(hpk[p], s, best, low_only, legal, scr)
-                if has_user and sid < 0:
-                    fill_view(view, p, dealer, KIND_FOLLOW, ndeck - top, hs, hpk[p], s, best, winner,
-                              leader, hands, target, played, scores, active)
-                move = choose_move(strat, p, KIND_FOLLOW, hpk[p], hs, s, best, ndeck - top, low_only,
-                                   legal, n, play_rng, view, scr)
-                decisions += 1
-                if sid < 0 and not is_in(move, legal, n):
-                    err[0] = decisions
-                    err[1] = p
-                    err[2] = move
-                    return
-                if tracing:
-                    tr.emit(trace, EV_DECIDE, p, KIND_FOLLOW, move, 0)
-                    tr.emit_list(trace, 0, legal, n)
-                hmask[p] = take_cards(hmask[p], move)
-                hpk[p] -= move
-                played += move
-                if move >= best if s == 1 else beats(move, best):  # singles: compare ranks
-                    best = move
-                    winner = p
-            hs -= s
-            leader = winner
-            if tracing:
-                tr.emit(trace, EV_TRICK, winner, 0, 0, 0)
-        # ---- final trick: everyone plays their last card, from the leader clockwise
-        top_rank = -1
-        p = leader
-        for k in range(nactive):
-            order[k] = p
-            r = lowest_rank(hpk[p])
-            for sv in range(4):
-                if hmask[p] & (np.int64(1) << (sv * 13 + r)):
-                    fcards[k] = sv * 13 + r
-                    break
-            if r > top_rank:
-                top_rank = r
-            p = next_active(p, active)
-        ntakers = 0
-        for p in range(players):
-            points[p] = 0
-        for k in range(nactive):
-            p = order[k]
-            if RANK_OF[fcards[k]] == top_rank:
-                takers[ntakers] = p
-                ntakers += 1
-                points[p] = RANK_POINTS[top_rank]
-                scores[p] += points[p]
-                scored |= np.int64(1) << fcards[k]
-                out[c_took + p] += 1
-        loser = takers[0]
-        if tracing:
-            tr.emit(trace, EV_FINAL, nactive, ntakers, 0, 0)
-            tr.emit_list(trace, 0, order, nactive)
-            tr.emit_list(trace, 1, fcards, nactive)
-            tr.emit_list(trace, 2, takers, ntakers)
-        # ---- elimination
-        was_in = 0
-        nout = 0
+            card = draw_lazy(deck, top, ndeck, deal_rng)
+            top += 1
+            hmask[p] |= np.int64(1) << card
+            hpk[p] += one(RANK_OF[card])
+    nbase = 3 + players
+    for p in range(players):
+        if active[p]:
+            out[nbase + players + p] += 1  # played_s
+    if tracing:
+        tr.emit(trace, EV_DEAL, sc[S_HANDS], dealer, size, 0)
         for p in range(players):
             if active[p]:
-                was_in |= 1 << p
-                if scores[p] >= target:
-                    active[p] = False
-                    gone[p] = hands
-                    nactive -= 1
-                    cards[nout] = p
-                    nout += 1
+                emit_mask(trace, p, hmask[p])
+        order = ws[15]
+        tr.emit_list(trace, TAG_STOCK, order, preview_into(deck, top, ndeck, deal_rng, order, ws[20]))
+    sc[S_TOP], sc[S_NDECK], sc[S_SIZE], sc[S_HS], sc[S_PLAYED] = top, ndeck, size, size, 0
+    sc[S_PHASE], sc[S_NDONE], sc[S_SEAT] = PH_DISCARD, 0, next_active(dealer, active)
+    return True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def apply_move(params, ws, move, trace, tracing):
+    """The seat to move makes ``move`` (a discard, a lead or a follow); play passes on."""
+    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
+    cards = ws[14]
+    p = sc[S_SEAT]
+    phase = sc[S_PHASE]
+    before = hmask[p]
+    hmask[p] = take_cards(before, move)
+    hpk[p] -= move
+    if phase == PH_DISCARD:
+        dmask[p] |= before ^ hmask[p]
+        ndraw = set_size(move)
+        top, ndeck = sc[S_TOP], sc[S_NDECK]
+        for j in range(ndraw):
+            card = draw_lazy(deck, top, ndeck, deal_rng)
+            top += 1
+            cards[j] = card
+            hmask[p] |= np.int64(1) << card
+            hpk[p] += one(RANK_OF[card])
+        sc[S_TOP] = top
         if tracing:
-            tr.emit(trace, EV_HAND_END, hands, 0, 0, 0)
-            tr.emit_list(trace, 0, points, players)
-            tr.emit_list(trace, 1, scores, players)
-            tr.emit_list(trace, 2, cards, nout)
-        dealer = loser
-        size = RANK_POINTS[top_rank]
-        if nactive == 1:
-            for p in range(players):
-                if active[p]:
-                    winners = 1 << p
-            break
-        if nactive == 0:
-            low = 1 << 30
-            for p in range(players):
-                if was_in & (1 << p) and scores[p] < low:
-                    low = scores[p]
-            for p in range(players):
-                if was_in & (1 << p) and scores[p] == low:
-                    winners |= 1 << p
-            break
+            tr.emit(trace, EV_DRAW, p, ndraw, 0, 0)
+            tr.emit_list(trace, 0, cards, ndraw)
+        sc[S_NDONE] += 1
+        if sc[S_NDONE] == sc[S_NACTIVE]:
+            leader = next_active(sc[S_DEALER], active)
+            sc[S_LEADER] = leader
+            sc[S_SEAT] = leader
+            sc[S_PHASE] = PH_LEAD if sc[S_HS] >= 2 else PH_FINAL
+        else:
+            sc[S_SEAT] = next_active(p, active)
+    elif phase == PH_LEAD:
+        sc[S_PLAYED] += move
+        sc[S_SET] = set_size(move)
+        sc[S_BEST] = move
+        sc[S_WINNER] = p
+        sc[S_NDONE] = 1
+        sc[S_PHASE] = PH_FOLLOW
+        sc[S_SEAT] = next_active(p, active)
+    else:
+        sc[S_PLAYED] += move
+        s, best = sc[S_SET], sc[S_BEST]
+        if move >= best if s == 1 else beats(move, best):  # singles: compare ranks
+            sc[S_BEST] = move
+            sc[S_WINNER] = p
+        else:
+            # not matching or beating: these were its lowest cards
+            r = highest_rank(move)
+            if r > floor[p]:
+                floor[p] = r
+        sc[S_NDONE] += 1
+        if sc[S_NDONE] == sc[S_NACTIVE]:
+            sc[S_HS] -= s
+            sc[S_LEADER] = sc[S_WINNER]
+            sc[S_SEAT] = sc[S_WINNER]
+            sc[S_PHASE] = PH_LEAD if sc[S_HS] >= 2 else PH_FINAL
+            if tracing:
+                tr.emit(trace, EV_TRICK, sc[S_WINNER], 0, 0, 0)
+        else:
+            sc[S_SEAT] = next_active(p, active)
+
+
+@njit(cache=True, inline="always")
+def final_top_rank(hpk, active):
+    top = -1
+    for p in range(hpk.shape[0]):
+        if active[p]:
+            r = lowest_rank(hpk[p])
+            if r > top:
+                top = r
+    return top
+
+
+@njit(cache=True, inline="always")
+def seat_points(ws, seat):
+    """Points ``seat`` takes in this hand's final trick (everyone holds one card)."""
+    hpk, active = ws[2], ws[4]
+    r = lowest_rank(hpk[seat])
+    if r == final_top_rank(hpk, active):
+        return RANK_POINTS[r]
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def final_trick(params, ws, out, trace, tracing):
+    """Everyone plays their last card from the leader; the highest rank takes it and
+    scores; players at the target are out. Returns the takers (seat bit mask)."""
+    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
+    cards, order, fcards, takers, points = ws[14], ws[15], ws[16], ws[17], ws[18]
+    players = params[P_PLAYERS]
+    nactive = sc[S_NACTIVE]
+    nbase = 3 + players
+    top_rank = -1
+    p = sc[S_LEADER]
+    for k in range(nactive):
+        order[k] = p
+        r = lowest_rank(hpk[p])
+        for sv in range(4):
+            if hmask[p] & (np.int64(1) << (sv * 13 + r)):
+                fcards[k] = sv * 13 + r
+                break
+        if r > top_rank:
+            top_rank = r
+        p = next_active(p, active)
+    ntakers = 0
+    took = 0
+    for p in range(players):
+        points[p] = 0
+    for k in range(nactive):
+        p = order[k]
+        if RANK_OF[fcards[k]] == top_rank:
+            takers[ntakers] = p
+            ntakers += 1
+            took |= 1 << p
+            points[p] = RANK_POINTS[top_rank]
+            scores[p] += points[p]
+            sc[S_SCORED] |= np.int64(1) << fcards[k]
+            out[nbase + p] += 1  # took_s
+    if tracing:
+        tr.emit(trace, EV_FINAL, nactive, ntakers, 0, 0)
+        tr.emit_list(trace, 0, order, nactive)
+        tr.emit_list(trace, 1, fcards, nactive)
+        tr.emit_list(trace, 2, takers, ntakers)
+    # ---- elimination
+    was_in = 0
+    nout = 0
+    for p in range(players):
+        if active[p]:
+            was_in |= 1 << p
+            if scores[p] >= params[P_TARGET]:
+                active[p] = False
+                gone[p] = sc[S_HANDS]
+                nactive -= 1
+                cards[nout] = p
+                nout += 1
+    sc[S_NACTIVE] = nactive
+    if tracing:
+        tr.emit(trace, EV_HAND_END, sc[S_HANDS], 0, 0, 0)
+        tr.emit_list(trace, 0, points, players)
+        tr.emit_list(trace, 1, scores, players)
+        tr.emit_list(trace, 2, cards, nout)
+    sc[S_DEALER] = takers[0]
+    sc[S_SIZE] = RANK_POINTS[top_rank]
+    if nactive == 1:
+        for p in range(players):
+            if active[p]:
+                sc[S_WINNERS] = 1 << p
+        sc[S_OVER] = 1
+    elif nactive == 0:
+        low = 1 << 30
+        for p in range(players):
+            if was_in & (1 << p) and scores[p] < low:
+                low = scores[p]
+        winners = 0
+        for p in range(players):
+            if was_in & (1 << p) and scores[p] == low:
+                winners |= 1 << p
+        sc[S_WINNERS] = winners
+        sc[S_OVER] = 1
+    return took
+
+
+@njit(cache=True, _nrt=False)
+def finish(params, ws, out, trace, tracing):
+    """Finishing places, final scores and the game row."""
+    scores, active, gone, sc = ws[3], ws[4], ws[5], ws[10]
+    players = params[P_PLAYERS]
+    winners = sc[S_WINNERS]
+    hands = sc[S_HANDS]
+    nbase = 3 + players
     # finishing places: winners stay longest, then players still in, then by hand out
     for p in range(players):
         if winners & (1 << p):
@@ -370,36 +468,282 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
         for q in range(players):
             if gone[q] > gone[p]:
                 place += 1
-        out[c_place + p] = place
+        out[nbase + 2 * players + p] = place
         out[3 + p] = scores[p]
     out[0] = winners
     out[1] = hands
-    out[2] = decisions
+    out[2] = sc[S_DECISIONS]
     if tracing:
         tr.emit(trace, EV_GAME_END, winners, hands, 0, 0)
         tr.emit_list(trace, 0, scores, players)
 
 
-@njit(cache=True)
-def workspace(params):
-    """The arrays one game needs, allocated once per block of games."""
+# ---- Monte Carlo: sampling what a seat cannot see, and rollouts ------------------------------
+
+@njit(cache=True, _nrt=False)
+def resample_hidden(params, ws, seat, rng):
+    """Redeal what ``seat`` cannot see, uniformly over the deals consistent with what it saw.
+
+    Known to the seat: its own hand and discards, the cards played to this hand's tricks,
+    the scored cards, every hand's size, and each seat's ``floor`` (shown by playing its
+    lowest cards). Hidden: the other hands, the other seats' discards and the stock; they
+    form one pool. The other hands are filled first, highest floor first, each with a
+    uniform draw from the pool cards at or above its floor: the allowed sets are nested,
+    so the number of ways left never depends on the earlier draws, and the result is
+    exactly uniform over the consistent deals (no rejection). The rest of the pool is
+    shuffled into the other seats' discards and the stock.
+    """
+    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
+    start, order = ws[14], ws[15]
     players = params[P_PLAYERS]
-    return (np.zeros(52, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.bool_), np.zeros(players, dtype=np.int64),
-            np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
-            np.zeros(SCRATCH, dtype=np.int64),
-            np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
-            np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
-            np.zeros(players, dtype=np.int64))
+    pool = np.int64(0)
+    for p in range(players):
+        if p != seat and active[p]:
+            pool |= hmask[p] | dmask[p]
+    top, ndeck = sc[S_TOP], sc[S_NDECK]
+    for i in range(top, ndeck):
+        pool |= np.int64(1) << deck[i]
+    n = 0
+    for r in range(13):  # the pool sorted by rank: ranks >= f are a suffix
+        start[r] = n
+        for sv in range(4):
+            c = sv * 13 + r
+            if pool & (np.int64(1) << c):
+                order[n] = c
+                n += 1
+    end = n
+    for f in range(12, -1, -1):
+        for p in range(players):
+            if p == seat or not active[p] or floor[p] != f:
+                continue
+            h = set_size(hpk[p])
+            lo = start[f]
+            m = np.int64(0)
+            pk = np.int64(0)
+            for t in range(h):
+                i = lo + randbelow(rng, end - lo)
+                c = order[i]
+                order[i] = order[end - 1]
+                order[end - 1] = c
+                end -= 1
+                m |= np.int64(1) << c
+                pk += one(RANK_OF[c])
+            hmask[p] = m
+            hpk[p] = pk
+    shuffle(order, 0, end, rng)
+    k = 0
+    for p in range(players):
+        if p != seat and active[p]:
+            d = popcount(dmask[p])
+            m = np.int64(0)
+            for t in range(d):
+                m |= np.int64(1) << order[k]
+                k += 1
+            dmask[p] = m
+    for i in range(top, ndeck):
+        deck[i] = order[k]
+        k += 1
+
+
+@njit(cache=True, inline="always")
+def base_move(sid, kind, hand, hs, s, best, stock_left, low_only, rng, scr):
+    if sid == st.HEURISTIC:
+        return st.heuristic_move(kind, hand, hs, s, best, stock_left)
+    return st.random_move(kind, hand, hs, s, best, stock_left, low_only, scr, 0, rng, scr)
+
+
+@njit(cache=True, _nrt=False)
+def rollout_turns(base, params, ws, trace):
+    """Play the hand on to its final trick with every seat using built-in strategy ``base``."""
+    hpk, play_rng, sc, scr = ws[2], ws[9], ws[10], ws[13]
+    low_only = params[P_LOWEST_ONLY] != 0
+    while sc[S_PHASE] != PH_FINAL:
+        p = sc[S_SEAT]
+        phase = sc[S_PHASE]
+        s = sc[S_SET] if phase == PH_FOLLOW else 0
+        best = sc[S_BEST] if phase == PH_FOLLOW else 0
+        move = base_move(base, phase, hpk[p], sc[S_HS], s, best, sc[S_NDECK] - sc[S_TOP], low_only,
+                         play_rng, scr)
+        apply_move(params, ws, move, trace, False)
+
+
+@njit(cache=True, _nrt=False)
+def mc_candidates(kind, hand, hs, s, best, stock_left, low_only, cand, scr):
+    """The moves ``mc`` tries: every lead; every follow when there are at most
+    MC_ALL_FOLLOWS, else the legal *windows* (the cards at positions i..i+s-1 of the hand
+    sorted by rank); for a discard, the j highest cards for every legal j."""
+    if kind == KIND_DISCARD:
+        limit = hs if stock_left > hs else stock_left
+        for j in range(limit + 1):
+            cand[j] = highest_set(hand, j)
+        return limit + 1
+    if kind == KIND_LEAD:
+        return legal_leads(hand, hs, cand)
+    n = legal_follows(hand, s, best, low_only, cand, scr)
+    if n <= MC_ALL_FOLLOWS:
+        return n
+    low = lowest_set(hand, s)
+    n = 0
+    for i in range(hs - s + 1):
+        w = lowest_set(hand, i + s) - lowest_set(hand, i)
+        if beats(w, best) or (w == low and not low_only):
+            dup = False
+            for t in range(n):
+                if cand[t] == w:
+                    dup = True
+                    break
+            if not dup:
+                cand[n] = w
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def mc_move(params, ws, samp, roll, seat, k, base, trace):
+    """``mc``: for K samples of the hidden cards, roll each candidate move out to the end
+    of the hand with the base strategy (the same sample and the same random numbers for
+    every move); play the move that took the fewest final-trick points (ties: the earlier
+    candidate)."""
+    hpk, play_rng, sc = ws[2], ws[9], ws[10]
+    phase = sc[S_PHASE]
+    s = sc[S_SET] if phase == PH_FOLLOW else 0
+    best = sc[S_BEST] if phase == PH_FOLLOW else 0
+    cand = samp[11]
+    nc = mc_candidates(phase, hpk[seat], sc[S_HS], s, best, sc[S_NDECK] - sc[S_TOP],
+                       params[P_LOWEST_ONLY] != 0, cand, samp[13])
+    if nc == 1:
+        return cand[0]
+    total = roll[11]
+    for i in range(nc):
+        total[i] = 0
+    for j in range(k):
+        copy_bundle(ws, samp)
+        seed_stream(samp[8], play_rng[0], j, DEAL)
+        seed_stream(samp[9], play_rng[1], j, PLAY)
+        resample_hidden(params, samp, seat, samp[8])
+        for i in range(nc):
+            copy_bundle(samp, roll)
+            apply_move(params, roll, cand[i], trace, False)
+            rollout_turns(base, params, roll, trace)
+            total[i] += seat_points(roll, seat)
+    bi = 0
+    for i in range(1, nc):
+        if total[i] < total[bi]:
+            bi = i
+    next_u64(play_rng)  # fresh samples at the next decision
+    return cand[bi]
+
+
+# ---- drivers -------------------------------------------------------------------------------------
+
+@njit(cache=True, _nrt=False, inline="always")
+def choose_move(strat, params, ws, samp, roll, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
+    """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot (view filled)."""
+    legal, view, scr, play_rng = ws[11], ws[12], ws[13], ws[9]
+    sid = strat[seat, 0]
+    if sid == st.RANDOM:
+        return st.random_move(kind, hand, hs, s, best, stock_left, low_only, legal, n, play_rng, scr)
+    if sid == st.HEURISTIC:
+        return st.heuristic_move(kind, hand, hs, s, best, stock_left)
+    if sid == st.MC:
+        return mc_move(params, ws, samp, roll, seat, strat[seat, 1], strat[seat, 2], trace)
+    return user_strategy(-1 - sid, view, legal, n, play_rng)
+
+
+@njit(cache=True, _nrt=False)
+def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
+    """Play the hand on to its final trick (the first move ``forced`` if >= 0).
+
+    Returns 0, or -1 after an illegal user move (``err`` filled).
+    """
+    hpk, scores, active, sc = ws[2], ws[3], ws[4], ws[10]
+    legal, view, scr = ws[11], ws[12], ws[13]
+    low_only = params[P_LOWEST_ONLY] != 0
+    while sc[S_PHASE] != PH_FINAL:
+        p = sc[S_SEAT]
+        kind = sc[S_PHASE]
+        hand = hpk[p]
+        hs = sc[S_HS]
+        stock_left = sc[S_NDECK] - sc[S_TOP]
+        s = sc[S_SET] if kind == PH_FOLLOW else 0
+        best = sc[S_BEST] if kind == PH_FOLLOW else 0
+        sid = strat[p, 0]
+        n = 0
+        if tracing or sid < 0:
+            if kind == PH_DISCARD:
+                n = legal_discards(hand, stock_left, legal, scr)
+            elif kind == PH_LEAD:
+                n = legal_leads(hand, hs, legal)
+            else:
+                n = legal_follows(hand, s, best, low_only, legal, scr)
+        if forced >= 0:
+            move = forced
+            forced = -1
+        else:
+            if sid < 0 and sc[S_HAS_USER] != 0:
+                if kind == PH_DISCARD:
+                    fill_view(view, p, sc[S_DEALER], kind, stock_left, hs, hand, 0, 0, -1, -1,
+                              sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
+                elif kind == PH_LEAD:
+                    fill_view(view, p, sc[S_DEALER], kind, stock_left, hs, hand, 0, 0, -1, p,
+                              sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
+                else:
+                    fill_view(view, p, sc[S_DEALER], kind, stock_left, hs, hand, s, best, sc[S_WINNER],
+                              sc[S_LEADER], sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
+            move = choose_move(strat, params, ws, samp, roll, p, kind, hand, hs, s, best, stock_left,
+                               low_only, n, trace)
+        sc[S_DECISIONS] += 1
+        # built-ins pick legal moves by construction; only user moves are checked
+        if sid < 0 and not is_in(move, legal, n):
+            err[0] = sc[S_DECISIONS]
+            err[1] = p
+            err[2] = move
+            return -1
+        if tracing:
+            tr.emit(trace, EV_DECIDE, p, kind, move, 0)
+            tr.emit_list(trace, 0, legal, n)
+        apply_move(params, ws, move, trace, tracing)
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def play_rest(params, strat, ws, samp, roll, out, err, trace, tracing, forced):
+    """From the middle of a hand: finish it, then play hands until the game is over.
+
+    Returns the seats that took this hand's final trick (bit mask), -1 after an error.
+    """
+    sc = ws[10]
+    if play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced) < 0:
+        return -1
+    took = final_trick(params, ws, out, trace, tracing)
+    while sc[S_OVER] == 0:
+        if not deal_hand(params, ws, out, trace, tracing):
+            break
+        if play_turns(params, strat, ws, samp, roll, err, trace, tracing, -1) < 0:
+            return -1
+        final_trick(params, ws, out, trace, tracing)
+    finish(params, ws, out, trace, tracing)
+    return took
+
+
+@njit(cache=True, _nrt=False)
+def play_game(seed, index, params, strat, out, err, trace, tracing, ws, samp, roll):
+    """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
+    start_game(seed, index, params, strat, ws, out, err)
+    if deal_hand(params, ws, out, trace, tracing):
+        play_rest(params, strat, ws, samp, roll, out, err, trace, tracing, -1)
+    else:
+        finish(params, ws, out, trace, tracing)
 
 
 @njit(cache=True)
 def run_block(seed, start, params, strat, out, err, lo, hi):
     ws = workspace(params)
+    samp = workspace(params)
+    roll = workspace(params)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws)
+        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws, samp, roll)
         if err[g, 0] >= 0:
             return
 
@@ -413,4 +757,46 @@ def run_chunk(seed, start, params, strat, out, err, nblocks):
 
 @njit(cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace):
-    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params))
+    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params), workspace(params),
+              workspace(params))
+
+
+# ---- evaluation from a position ----------------------------------------------------------------
+
+@njit(cache=True)
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi):
+    ws = workspace(params)
+    sample = workspace(params)
+    samp = workspace(params)
+    roll = workspace(params)
+    err = np.full(4, -1, dtype=np.int64)
+    out = np.zeros(3 + 4 * params[P_PLAYERS], dtype=np.int64)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for j in range(lo, hi):
+        # the same hidden cards and the same future for every option (common random numbers)
+        copy_bundle(base_ws, sample)
+        seed_stream(sample[8], seed, start + j, DEAL)
+        resample_hidden(params, sample, seat, sample[8])
+        seed_stream(sample[8], seed, start + j, hand_purpose(0))
+        seed_stream(sample[9], seed, start + j, PLAY)
+        sample[19][0] = np.uint64(seed)
+        sample[19][1] = np.uint64(start + j)
+        for i in range(options.shape[0]):
+            copy_bundle(sample, ws)
+            out[:] = 0
+            took = play_rest(params, strat, ws, samp, roll, out, err, trace, False, options[i])
+            result[j, i, 0] = (took >> seat) & 1
+            result[j, i, 1] = (out[0] >> seat) & 1
+
+
+@njit(parallel=True, cache=True)
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks):
+    """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
+
+    result int64[n, n_options, 2]: [took this hand's final trick, won the game] per sample
+    and option.
+    """
+    n = result.shape[0]
+    for b in prange(nblocks):
+        evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
+                       (b + 1) * n // nblocks)

@@ -19,6 +19,8 @@ set of the trick so far. They return a legal move (a packed set).
      card stays in hand for the final trick (with two cards left it leads the higher one);
   3. *follow*: sheds its highest cards when they match or beat the best set (they leave
      its lowest cards in hand), otherwise plays its lowest cards (the only legal move).
+- ``mc`` (kernel.py, ``mc_move``): Monte Carlo over the hidden cards, rolled out with a
+  base strategy; see docs/twenty-two.md, "Evaluate and mc".
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ from analyzer.games.twenty_two.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC, MC = 0, 1, 2
 KIND_DISCARD, KIND_LEAD, KIND_FOLLOW = 0, 1, 2
 #: the heuristic discards cards of this rank (T) and higher
 DISCARD_FROM = 8
