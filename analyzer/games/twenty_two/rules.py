@@ -52,14 +52,16 @@ def one(rank: np.int64) -> np.int64:
 M_LOW_NIBBLES = np.int64(0x0F0F0F0F0F0F0F0F)
 #: bit 4r for every rank r
 M_RANK_BITS = np.int64(0x1111111111111)
-M_BYTE_SUM = np.int64(0x0101010101010101)
+M_BYTE_SUM = np.uint64(0x0101010101010101)
 
 
 @njit(cache=True, inline="always")
 def set_size(packed: np.int64) -> np.int64:
     """How many cards a packed set holds (sum of its nibbles, without a loop)."""
     x = (packed & M_LOW_NIBBLES) + ((packed >> 4) & M_LOW_NIBBLES)  # byte sums <= 30
-    return ((x * M_BYTE_SUM) >> 56) & 0xFF
+    # the multiply wraps: do it unsigned (signed overflow is undefined to LLVM, and a
+    # signed version was seen miscompiled inside loops in hearts2)
+    return np.int64((np.uint64(x) * M_BYTE_SUM) >> np.uint64(56)) & 0xFF
 
 
 @njit(cache=True)
