@@ -80,16 +80,20 @@ class _Stats:
 
     def add(self, active: list[int], result: np.ndarray) -> None:
         values = result.astype(np.float64)
-        for a, i in enumerate(active):
-            self.n[i] += values.shape[0]
-            self.s[i] += values[:, a].sum(axis=0)
-            self.sq[i] += (values[:, a] ** 2).sum(axis=0)
-            for b, j in enumerate(active):
-                d = values[:, a, 1] - values[:, b, 1]
-                self.cross[i, j] += float((values[:, a, 1] * values[:, b, 1]).sum())
-                self.pair_sum[i, j] += float(d.sum())
-                self.pair_sq[i, j] += float((d * d).sum())
-                self.shared[i, j] += values.shape[0]
+        idx = np.array(active)
+        n = values.shape[0]
+        self.n[idx] += n
+        self.s[idx] += values.sum(axis=0)
+        self.sq[idx] += (values ** 2).sum(axis=0)
+        wins = values[:, :, 1]
+        cross = wins.T @ wins                      # sum of win_i * win_j, every active pair
+        col = wins.sum(axis=0)
+        col_sq = (wins * wins).sum(axis=0)
+        block = np.ix_(idx, idx)
+        self.cross[block] += cross
+        self.pair_sum[block] += col[:, None] - col[None, :]
+        self.pair_sq[block] += col_sq[:, None] + col_sq[None, :] - 2 * cross
+        self.shared[block] += n
 
     def mean(self, i: int, col: int) -> float:
         return self.s[i, col] / self.n[i] if self.n[i] else math.nan
