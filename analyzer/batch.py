@@ -9,10 +9,11 @@ identical, bit for bit, to an uninterrupted run's, whichever backend played the 
 A run's key hashes its settings and the compiled sources: editing one run of the job file
 recomputes that run only.
 
-Backends: local worker processes (one numba thread each), or Dask distributed (an existing
-scheduler, or a LocalCluster on 127.0.0.1). Each worker loads the kernels once (from the
-numba cache) when it starts, not per task. A lost worker's chunks are played again
-elsewhere (Dask retries them; the local pool is rebuilt).
+Backends: local (this process, every chunk split over ``--workers`` numba threads: one copy
+of the compiled kernels in memory), or Dask distributed (an existing scheduler, or a
+LocalCluster on 127.0.0.1, one single-threaded worker process per core). Each Dask worker
+loads the kernels once (from the numba cache) when the job starts, not per task, and a lost
+worker's chunks are played again elsewhere (Dask retries them).
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ import math
 import pickle
 import time
 import tomllib
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -175,8 +174,8 @@ def _validate(index: int, entry: dict[str, Any]) -> Run:
 
 # ---- chunks (run in workers) --------------------------------------------------------------
 
-def play_chunk(run: Run, start: int, count: int) -> Any:
-    """Play one chunk of a run on one thread; returns its exact, mergeable sums."""
+def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
+    """Play one chunk of a run (on ``threads`` numba threads); returns its exact, mergeable sums."""
     from analyzer import api
     from analyzer.stats import Accumulator
 
@@ -185,13 +184,13 @@ def play_chunk(run: Run, start: int, count: int) -> Any:
         acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
         from analyzer.runner import run_games
 
-        run_games(s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=1, chunk=count,
+        run_games(s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=threads, chunk=count,
                   first_index=start, describe_error=s.describe_error)
         return acc
     from analyzer.compare import Tournament, run_arms
 
     t = Tournament(run.game, run.strategies, run.players, run.rules)
-    run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False, 1, False, "",
+    run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False, threads, False, "",
              first_index=start, chunk=count)
     return t.state()
 
@@ -285,34 +284,19 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
     return JobResult(runs, total, total - len(todo), time.perf_counter() - started)
 
 
-def _local_execute(todo, store: Checkpoints, display, workers: int | None, games: list[str], **_) -> None:
-    import multiprocessing
+def _local_execute(todo, store: Checkpoints, display, workers: int | None, **_) -> None:
+    """Play the chunks here, one after the other, each on ``workers`` numba threads.
 
-    from analyzer.runner import available_cores
+    One process holds the compiled kernels once (a second process would hold them again:
+    several hundred MB), and the threads split every chunk's games, so both cores are used
+    and memory stays flat. A chunk's result does not depend on the number of threads.
+    """
+    from analyzer.runner import set_workers
 
-    workers = workers or available_cores()
-    if workers < 1:
-        raise AnalyzerError(f"--workers must be at least 1, not {workers}")
-    pending = list(todo)
-    attempts = 0
-    while pending:
-        attempts += 1
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=warm_worker,
-                                 initargs=(games,)) as pool:
-            futures = {pool.submit(play_chunk, run, start, count): (run, start, count) for run, start, count in pending}
-            try:
-                while futures:
-                    finished, _ = wait(futures, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        run, start, count = futures.pop(future)
-                        store.save(run, start, future.result())
-                        pending.remove((run, start, count))
-                        display.advance(run)
-            except BrokenProcessPool:
-                if attempts >= 5:
-                    raise AnalyzerError("worker processes keep dying; giving up (resume later with the same command)")
-                continue  # a worker was lost: rebuild the pool and play its chunks again
+    threads = set_workers(workers)
+    for run, start, count in todo:
+        store.save(run, start, play_chunk(run, start, count, threads))
+        display.advance(run)
 
 
 def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, local_cluster: int | None,

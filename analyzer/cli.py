@@ -280,7 +280,7 @@ def compare(
 def batch(
     job: str = typer.Argument(..., help="Job file (TOML), see examples/jobs/."),
     out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local worker processes (default: all cores)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local threads (default: all cores)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786."),
     local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1."),
 ) -> None:
