@@ -189,13 +189,21 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     return EvaluationResult(spec.name, position, done, time.perf_counter() - started, stopped, tables)
 
 
+def as_int(value: Any, name: str) -> int:
+    """An integer position value (given as a number or as text), with a clear error."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
+
+
 def int_list(value: Any, name: str) -> list[int]:
     """``[3, 1, 2]`` or ``"3,1,2"`` -> ``[3, 1, 2]`` with a clear error."""
-    items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
-    try:
-        return [int(v) for v in items]
-    except (TypeError, ValueError):
-        raise AnalyzerError(f"{name} takes integers separated by commas, like 0,5,12,0, not {value!r}") from None
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, (list, tuple)):
+        raise AnalyzerError(f"{name} takes a list of integers, like 0,5,12,0, not {value!r}")
+    return [as_int(v, name) for v in value]
 
 
 def card_list(value: Any) -> list[str]:

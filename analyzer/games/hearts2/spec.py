@@ -6,6 +6,7 @@ from typing import Any
 
 from analyzer.cards import CardError, token, tokens
 from analyzer.errors import AnalyzerError
+from analyzer.evaluate import as_int as _int, int_list as _ints
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
@@ -323,18 +324,6 @@ def _legal(hand: set[int], trick: int, first: int, led: int, broken: bool) -> se
         return set(hand)
     rest = {c for c in hand if c // 13 != 2}
     return rest or set(hand)
-
-
-def _int(value: Any, name: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
-
-
-def _ints(value: Any, name: str) -> list[int]:
-    items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
-    return [_int(v, name) for v in items]
 
 
 def _sorted(cards: list[str]) -> list[str]:

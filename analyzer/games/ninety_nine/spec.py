@@ -8,6 +8,7 @@ import pandas as pd
 
 from analyzer.cards import tokens, token
 from analyzer.errors import AnalyzerError
+from analyzer.evaluate import as_int as _int, int_list as _ints
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
@@ -220,13 +221,6 @@ def _legal(hand: list[int], total: int) -> list[int]:
     buf = np.zeros(15, dtype=np.int64)
     n = legal_moves(np.array([hand], dtype=np.int64), 0, total, buf)
     return sorted(int(m) for m in buf[:n])
-
-
-def _int(value: Any, name: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
 
 
 def _seat(value: Any, players: int, name: str) -> int:

@@ -8,6 +8,7 @@ import numpy as np
 
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
+from analyzer.evaluate import as_int as _int, int_list as _ints
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
@@ -253,21 +254,6 @@ def _take(hand: list[str], move: str) -> list[str]:
         taken.append(held[0])
         hand.remove(held[0])
     return taken
-
-
-def _int(value: Any, name: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
-
-
-def _ints(value: Any, name: str) -> list[int]:
-    if isinstance(value, str):
-        value = value.replace(",", " ").split()
-    if not isinstance(value, (list, tuple)):
-        raise AnalyzerError(f"{name} takes a list of integers, not {value!r}")
-    return [_int(v, name) for v in value]
 
 
 def _cards(value: Any, name: str) -> list[int]:

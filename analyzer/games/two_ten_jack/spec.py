@@ -9,6 +9,7 @@ import pandas as pd
 
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
+from analyzer.evaluate import as_int as _int, int_list as _ints
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
@@ -219,18 +220,6 @@ class Position:
     slots: list[list[int]]
     nslots: list[int]
     options: list[int]
-
-
-def _int(value: Any, name: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
-
-
-def _ints(value: Any, name: str) -> list[int]:
-    items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
-    return [_int(v, name) for v in items]
 
 
 def _tokens(value: Any, name: str) -> list[str]:
