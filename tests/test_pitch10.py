@@ -382,6 +382,7 @@ def test_rules_and_spec():
     (["heuristic"] * 4, {}, 100),
     (["random", "heuristic", "random", "heuristic"], {}, 300),
     (["heuristic", "random", "heuristic", "random"], {"made_bid_scores_taken": True, "target": 21}, 300),
+    (["mc:k=4", "heuristic", "mc:k=2,base=random", "random"], {"target": 21}, 6),
 ])
 def test_playouts_follow_every_rule(strategies, rules, games):
     played = api.play("pitch10", seed=11, index=0, games=games, seats=strategies, rules=rules)
@@ -551,3 +552,301 @@ def test_heuristic_partner_parameter_bids_bolder():
 
     assert mean_bid(bold) > mean_bid(timid) + 1
     assert bold.tables["bids"]["make_rate"].iloc[:4].mean() < 1.0
+
+
+# ---- Monte Carlo sampling, evaluation from a position, mc -------------------------------------
+
+def _kernel_state(position, rules=None):
+    from analyzer.games import get
+    from analyzer.games.pitch10 import spec as P
+
+    spec = get("pitch10")
+    rules = spec.resolve_rules(rules or {})
+    pos = P._Position(rules, position)
+    return pos, pos.bundle(spec.params(rules))
+
+
+def _samples(position, n, seed=5):
+    """``n`` draws of the hidden cards as the kernel samples them: the other seats' trumps
+    (card tokens) and, in a give decision, the trumps left in the stock."""
+    from analyzer.games.pitch10 import kernel as K
+
+    pos, base = _kernel_state(position)
+    ws = K.workspace(np.zeros(2, dtype=np.int64))
+    rng = np.zeros(4, dtype=np.uint64)
+    out = []
+    for j in range(n):
+        K.copy_bundle(base, ws)
+        K.seed_stream(rng, np.uint64(seed), j, 0)
+        assert K.resample_hidden(ws, pos.seat, rng)
+        sc = ws[13]
+        if sc[K.S_PHASE] <= K.PH_TRUMP:
+            held = [{token(c) for c in range(54) if ws[3][s] >> c & 1} for s in range(4)]
+            stock = {token(c) for c in ws[0][36:54]}
+        else:
+            t = sc[K.S_TRUMP]
+            held = [{token(R.CARD_AT[t, k]) for k in range(16) if ws[4][s] >> k & 1} for s in range(4)]
+            stock = {token(c) for c in ws[0][sc[K.S_TOP]:54] if R.STRENGTH[t, c] >= 0}
+        out.append((held, stock))
+    return pos, out
+
+
+def test_sampling_before_trump_is_uniform_over_the_unseen_cards():
+    hand = "AS KS QS JS 3S 2H 5D 7C 9C"
+    pos, draws = _samples({"seat": 2, "dealer": 0, "hand": hand, "bids": ["5"]}, 6000)
+    mine = set(hand.split())
+    n = len(draws)
+    for held, stock in draws[:50]:
+        assert held[2] == mine and len(stock) == 18
+        everything = set().union(*held) | stock
+        assert len(everything) == 54 and all(len(h) == 9 for h in held)
+    for card in ("HJ", "AH", "2C"):  # exact: 9 of the 45 unseen cards in each other hand, 18 in the stock
+        for s in (0, 1, 3):
+            freq = sum(card in h[s] for h, _ in draws) / n
+            assert abs(freq - 9 / 45) < 4 * (0.2 * 0.8 / n) ** 0.5
+        freq = sum(card in st for _, st in draws) / n
+        assert abs(freq - 18 / 45) < 4 * (0.4 * 0.6 / n) ** 0.5
+
+
+GIVE = {"seat": 0, "dealer": 3, "hand": "AS KS 3S 2H 5D 7C 9C TD 4H", "bids": ["6", "pass", "pass", "pass"],
+        "trump": "S", "received": [3, 3, 4, 2], "refill": "QS 8H 6D"}
+
+
+def test_sampling_after_the_refill_matches_rejection_from_uniform_deals():
+    """Give decision: the kernel's exact sampler against plain rejection sampling of whole
+    deals (uniform deals kept when every refill count comes out as seen)."""
+    pos, draws = _samples(GIVE, 20000)
+    trumps = set(trump_order("S"))
+    mine = set(GIVE["hand"].split()) | set(GIVE["refill"].split())
+    unseen = [c for c in DECK if c not in mine]
+    gen = np.random.default_rng(7)
+    is_trump = np.array([c in trumps for c in unseen])
+    assert len(unseen) == 42 and is_trump.sum() == 12
+    ks, gs, rests = [], [], []
+    for _ in range(6):  # 600,000 uniform deals of the 42 unseen cards, in chunks
+        tp = is_trump[np.argsort(gen.random((100_000, 42)), axis=1)]
+        # seats 1, 2, 3 take [0:9], [9:18], [18:27]; the stock follows in refill order (seat 0's
+        # refill is known and not among them): seat 1 (3 cards), seat 2 (4), seat 3 (2), the rest (6)
+        k = np.stack([tp[:, 9 * i:9 * i + 9].sum(axis=1) for i in range(3)])
+        ok = (k[0] == 3) & (k[1] == 2) & (k[2] == 4)  # need 3, 4, 2 (the stock never runs out)
+        g = np.stack([tp[:, 27:30].sum(axis=1), tp[:, 30:34].sum(axis=1), tp[:, 34:36].sum(axis=1)])
+        ks.append(k[:, ok])
+        gs.append(g[:, ok])
+        rests.append(tp[ok, 36:42].sum(axis=1))
+    k, g, rest = np.concatenate(ks, axis=1), np.concatenate(gs, axis=1), np.concatenate(rests)
+    ok = np.ones(k.shape[1], dtype=bool)
+    acc = ok.sum()
+    assert acc > 5000
+    n = len(draws)
+    for i, s in enumerate((1, 2, 3)):
+        exact = (k[i] + g[i])[ok]
+        got = np.array([len(h[s]) for h, _ in draws])
+        for t in range(0, 8):
+            p1, p2 = (exact == t).mean(), (got == t).mean()
+            se = (p1 * (1 - p1) / acc + p2 * (1 - p2) / n) ** 0.5
+            assert abs(p1 - p2) < 4 * se + 1e-3, (s, t, p1, p2)
+        # each unseen trump equally likely in any given place: P(card in seat s) = E[count] / 12
+        card_freq = sum("JC" in h[s] for h, _ in draws) / n
+        assert abs(card_freq - exact.mean() / 12) < 0.02
+    exact_rest = rest[ok]
+    got_rest = np.array([len(st) for _, st in draws])
+    assert abs(exact_rest.mean() - got_rest.mean()) < 4 * (exact_rest.std() ** 2 / acc + got_rest.std() ** 2 / n) ** 0.5
+    for held, stock in draws[:200]:
+        assert held[0] == {c for c in mine if c in trumps}
+        located = [c for h in held for c in h] + list(stock)
+        assert len(located) == len(set(located)) == 16
+
+
+# Play: seats 2 and 3 have dropped out, seat 1 holds exactly one trump (the JS, the only
+# trump nobody has seen): every option of seat 0 has a forced outcome.
+ENDGAME = {"seat": 0, "dealer": 3, "hand": "AS KS QS 3S 2S TS 2H 3H 4H", "bids": ["7", "pass", "pass", "pass"],
+           "trump": "S", "received": [0, 5, 5, 5], "rest_to": 0, "rest": "5H 6H 7H",
+           "played": "0:2S 1:4S 2:5S 3:6S | 3:7S 0:TS 1:8S 2:9S | 0:KS 1:LJ 2:HJ 3:JC", "out": [2, 3]}
+
+
+def test_sampling_in_play_respects_plays_and_players_out():
+    pos, draws = _samples(ENDGAME, 200)
+    for held, _ in draws:
+        assert held[0] == {"AS", "QS", "3S"} and held[1] == {"JS"} and not held[2] and not held[3]
+    # one trick earlier (seat 0 leads the third trick): unseen JS LJ HJ JC; the seats each
+    # hold 1 + g trumps (k = 1 with 5 refill cards, g = 0..5, 10 trumps among them)
+    mid = dict(ENDGAME, played="0:2S 1:4S 2:5S 3:6S | 3:7S 0:TS 1:8S 2:9S", out=[])
+    pos, draws = _samples(mid, 20000)
+    from itertools import product
+    from math import comb
+
+    weights = {}
+    # exact: others' trumps t_s = 1 + g_s with sum 10 (C(9,1) C(5,g) deals each); at least 3 (2 played + 1
+    # still held since all play the third trick)
+    for g in product(range(6), repeat=3):
+        t = [1 + x for x in g]
+        if sum(t) == 10 and all(x >= 3 for x in t):
+            weights[tuple(t)] = np.prod([9 * comb(5, x) for x in g])
+    total = sum(weights.values())
+    held = {s: sum(w * (min(t[i], 6) - 2) for t, w in weights.items()) / total for i, s in enumerate((1, 2, 3))}
+    n = len(draws)
+    for s in (1, 2, 3):
+        got = np.mean([len(h[s]) for h, _ in draws])
+        assert abs(got - held[s]) < 0.03, (s, got, held[s])
+        # 4 unseen trumps dealt at random to the counts (no discards possible here: t <= 6)
+        freq = sum("JS" in h[s] for h, _ in draws) / n
+        assert abs(freq - held[s] / 4) < 0.02
+
+
+def _endgame_outcome(lead: str) -> int:
+    """Independent: seat 0 leads ``lead``, seat 1 must play JS, then seat 0 plays alone."""
+    order = trump_order("S")
+    pts = trump_points("S")
+    taken = [1 + 3, 1]  # trick 1: 2S to team 1 (6S wins); trick 2: TS to team 0; trick 3: LJ HJ JC to team 0
+    winner = 0 if order.index(lead) < order.index("JS") else 1
+    taken[winner] += pts.get(lead, 0) + pts["JS"]
+    taken[0] += sum(pts.get(c, 0) for c in ("AS", "QS", "3S") if c != lead)
+    return int(taken[0] >= 7)
+
+
+def test_evaluation_of_a_forced_endgame_is_exact():
+    from analyzer.evaluate import evaluate
+
+    result = evaluate("pitch10", ENDGAME, samples=300, seed=3, workers=1)
+    table = result.table.set_index("option")
+    assert set(table.index) == {"AS", "QS", "3S"}
+    for lead in ("AS", "QS", "3S"):
+        expected = _endgame_outcome(lead)
+        assert table.loc[lead, "made_bid"] == expected
+        assert table.loc[lead, "made_bid_lo"] - 1e-9 <= expected <= table.loc[lead, "made_bid_hi"] + 1e-9
+    assert [_endgame_outcome(c) for c in ("AS", "QS", "3S")] == [1, 1, 0]
+
+
+def test_position_from_record_round_trip(tmp_path):
+    """Every decision of recorded games, seen from the deciding seat: the position checks,
+    is the same kind of decision and has the recorded legal moves."""
+    from analyzer.games import get
+
+    spec = get("pitch10")
+    rules = spec.resolve_rules({})
+    strat = np.array([[1, 25, 0, 0]] * 4, dtype=np.int64)
+    kinds = Counter()
+    for index in range(12):
+        [events] = api.play("pitch10", seed=21, index=index, seats=["heuristic", "random", "heuristic", "random"])
+        decisions = [e for e in events if e["ev"] == "decide"]
+        for at in range(1, len(decisions) + 1):
+            rec = decisions[at - 1]
+            if index and (at % 5 and rec["kind"] in ("bid", "play")):
+                continue
+            pos = spec.position_from_record(events, at)
+            json.dumps(pos)
+            ev = spec.evaluation(rules, pos, strat)
+            assert pos["decision"] == rec["kind"] and ev.seat == rec["seat"]
+            assert sorted(ev.names) == sorted(rec["legal"]), (at, pos, rec)
+            kinds[rec["kind"]] += 1
+        if index >= 2 and len(kinds) == 5:
+            break
+    assert set(kinds) == {"bid", "trump", "give", "discard", "play"}, kinds
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"hand": "AS KS QS"}, "9 cards"),
+    ({"hand": "AS AS QS JS 3S 2H 5D 7C 9C"}, "duplicate"),
+    ({"hand": "AS XX QS JS 3S 2H 5D 7C 9C"}, "bad card"),
+    ({"bids": ["5", "4"]}, "not above"),
+    ({"seat": 3}, "bids next"),
+    ({"bids": ["pass", "pass", "pass", "pass"]}, "dealer must bid 4"),
+    ({"bids": ["6", "pass", "pass", "pass"], "trump": "X", "received": [0, 0, 0, 0]}, "trump is C, D, H or S"),
+    ({"bids": ["6", "pass", "pass", "pass"], "trump": "S"}, "received"),
+    ({"bids": ["6", "pass", "pass", "pass"], "trump": "S", "received": [3, 3, 3, 3], "refill": "QS"}, "refill lists"),
+    ({"bids": ["6", "pass", "pass", "pass"], "trump": "S", "received": [3, 2, 3, 3], "refill": "TS 4D"},
+     "holds 5 trumps in its hand: it is dealt 1 in the refill, not 2"),
+    ({"bids": ["6", "pass", "pass", "pass"], "trump": "S", "received": [3, 1, 3, 3], "refill": "AS"},
+     "duplicate card AS"),
+    ({"bids": ["6", "pass", "pass", "pass"], "trump": "S", "received": [3, 1, 7, 3], "refill": "TS"},
+     "cannot be dealt 7"),
+    ({"bids": ["6", "pass", "pass", "pass"], "trump": "S", "received": [3, 1, 3, 3], "refill": "TS",
+      "decision": "play"}, "give decision, not play"),
+    ({"scores": [60, 0]}, "target"),
+    ({"nonsense": 1}, "no 'nonsense'"),
+    ({"players": 3}, "exactly 4"),
+])
+def test_bad_positions_give_clear_errors(change, message):
+    from analyzer.errors import AnalyzerError
+    from analyzer.games import get
+
+    spec = get("pitch10")
+    rules = spec.resolve_rules({})
+    strat = np.array([[1, 25, 0, 0]] * 4, dtype=np.int64)
+    position = {"seat": 1, "dealer": 0, "hand": "AS KS QS JS 3S 2H 5D 7C 9C", **change}
+    with pytest.raises(AnalyzerError, match=message):
+        spec.evaluation(rules, position, strat)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"played": "0:2S 1:4S 2:5S 3:6S | 3:7S 0:TS 1:8S 2:9S | 0:KS 1:LJ 2:HJ 3:AS"}, "a card of seat 0"),
+    ({"played": "0:2S 1:4S 2:5S 3:6S | 3:7S 0:TS 1:8S 2:9S | 0:KS 1:LJ 2:HJ 3:2H"}, "not a trump"),
+    ({"played": "0:2S 1:4S 2:5S 3:6S | 0:TS 3:7S"}, "do not play in turn"),
+    ({"out": [1, 2, 3]}, "no deal of the hidden cards"),
+    ({"out": []}, "no deal of the hidden cards"),
+    ({"rest": "5H 6H"}, "rest lists"),
+    ({"rest_to": 1}, "pitcher"),
+    ({"decision": "bid"}, "play decision, not bid"),
+])
+def test_bad_play_positions(change, message):
+    from analyzer.errors import AnalyzerError
+    from analyzer.games import get
+
+    spec = get("pitch10")
+    strat = np.array([[1, 25, 0, 0]] * 4, dtype=np.int64)
+    with pytest.raises(AnalyzerError, match=message):
+        spec.evaluation(spec.resolve_rules({}), {**ENDGAME, **change}, strat)
+
+
+def test_bid_table_adds_up_and_is_fast():
+    import time
+
+    from analyzer.games import get
+
+    spec = get("pitch10")
+    rules = spec.resolve_rules({})
+    strat = np.array([[1, 25, 0, 0]] * 4, dtype=np.int64)
+    position = {"seat": 1, "dealer": 0, "hand": "AS KS QS JS 3S 2H 5D 7C 9C", "scores": [10, 20]}
+    spec.bid_table(rules, position, strat, 10, 1, 1)
+    started = time.perf_counter()
+    tables = spec.bid_table(rules, position, strat, 10_000, 1, 1)
+    assert time.perf_counter() - started < 60
+    points, table = tables["bid_points"].set_index("trump"), tables["bid_table"]
+    for suit in "CDHS":
+        p = points.loc[suit, [f"p_{k}" for k in range(11)]].to_numpy()
+        assert abs(p.sum() - 1) < 1e-9
+        rows = table[table["trump"] == suit].set_index("bid")
+        for b in range(4, 11):
+            make = rows.loc[str(b), "make"]
+            assert make == pytest.approx(p[b:].sum())
+            assert rows.loc[str(b), "score_change"] == pytest.approx(make * b - (1 - make) * b)
+            assert rows.loc[str(b), "make_hi"] - rows.loc[str(b), "make_lo"] < 0.02  # +-1%
+        assert rows.loc["moon", "make"] == pytest.approx(p[10])
+        # moon: a team above 0 that makes it wins (+target), a miss loses (-target)
+        assert rows.loc["moon", "score_change"] == pytest.approx(p[10] * 52 - (1 - p[10]) * 52)
+    # the seat holds A K Q J 3 of spades: spades is by far its best suit
+    assert points["mean_points"].idxmax() == "S"
+    assert table.loc[table["best"], "trump"].item() == "S"
+    # same seed, same table; bids of the position do not matter
+    again = spec.bid_table(rules, {**position, "bids": ["pass"]}, strat, 10_000, 1, 1)
+    assert again["bid_table"].equals(table)
+
+
+def test_mc_beats_heuristic():
+    summary = api.simulate("pitch10", games=150, seed=4, seats=["mc:k=32", "heuristic", "mc:k=32", "heuristic"],
+                           rules={"target": 21}, workers=2)
+    teams = summary.tables["teams"]
+    assert teams.loc[0, "win_rate_lo"] > 0.5, teams
+
+
+def test_mc_games_are_the_same_whatever_the_chunking_and_threads(tmp_path):
+    import pandas as pd
+
+    seats = ["mc:k=4", "heuristic", "mc:k=2,base=random", "random"]
+    api.simulate("pitch10", games=40, seed=3, seats=seats, workers=1, chunk=7, out=str(tmp_path / "a.csv"))
+    api.simulate("pitch10", games=40, seed=3, seats=seats, workers=2, chunk=40, out=str(tmp_path / "b.csv"))
+    a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
+    assert a.equals(b) and len(a) == 40
+    [events] = api.play("pitch10", seed=3, index=17, seats=seats)
+    assert a.iloc[17]["hands"] == events[-1]["hands"]
+    assert a.iloc[17]["decisions"] == sum(e["ev"] == "decide" for e in events)

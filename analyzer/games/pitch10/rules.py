@@ -91,7 +91,9 @@ def popcount(x: np.int64) -> np.int64:
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
+    # the multiply wraps: do it unsigned (signed overflow is undefined to LLVM, and the
+    # signed form was seen miscompiled inside loops in hearts2)
+    return np.int64((np.uint64(x) * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True)

@@ -29,6 +29,10 @@ refill, and the trumps played so far. Trumps are 16-bit strength masks (rules.py
      holds points or that trump is a point card; when others follow, it wins a trick
      holding points with its lowest unbeatable trump; otherwise it plays its lowest
      non-point trump, or, holding only point cards, the least valuable as in 5.
+- ``mc`` (parameters ``k`` = 32 samples, ``base`` = heuristic): Monte Carlo, in kernel.py
+  (``mc_move``): each legal move played on K samples of the hidden cards and rolled out to
+  the end of the hand with the base strategy; the best mean of its team's score change
+  minus the other team's.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from analyzer.games.pitch10.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow
 
-RANDOM, HEURISTIC = 0, 1
+RANDOM, HEURISTIC, MC = 0, 1, 2
 
 #: heuristic weight (tenths of a point) of the trump of each strength 0..15 (2..A)
 WEIGHT16 = np.array([5, 12, 2, 2, 2, 2, 2, 2, 4, 5, 6, 7, 8, 7, 9, 16], dtype=np.int64)
