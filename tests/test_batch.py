@@ -105,20 +105,30 @@ def _workers(pid: int) -> list[int]:
     return result
 
 
+def _saved_chunks(out: Path) -> int:
+    return len(list((out / ".chunks").rglob("*.pkl"))) if (out / ".chunks").exists() else 0
+
+
 def test_resume_after_sigkill_is_bit_identical(reference, tmp_path):
+    """Kill the job (SIGKILL, the whole process group) at random points mid-job, resume."""
     job, out = write_job(tmp_path), tmp_path / "out"
     rng = random.Random(4)
     kills = 0
     for _ in range(3):
+        target = _saved_chunks(out) + rng.randint(1, 4)
         proc = subprocess.Popen(analyzer_cmd("batch", str(job), "--out", str(out), "--workers", "2"),
                                 start_new_session=True)
-        time.sleep(rng.uniform(1.0, 8.0))
+        deadline = time.time() + 300
+        while proc.poll() is None and _saved_chunks(out) < target and time.time() < deadline:
+            time.sleep(0.002)
+        time.sleep(rng.uniform(0, 0.05))   # anywhere in the next chunk, or while saving
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)   # the command and its workers, mid-job
+            os.killpg(proc.pid, signal.SIGKILL)
             kills += 1
         proc.wait()
+    assert kills >= 2
+    assert 0 < _saved_chunks(out) < 15, "the kills landed mid-job"
     subprocess.run(analyzer_cmd("batch", str(job), "--out", str(out), "--workers", "2"), check=True)
-    assert kills >= 1
     assert result_files(out) == reference
 
 
