@@ -92,6 +92,17 @@ def peak_memory_mb(game: str, games: int) -> float:
     return int(out.stdout.strip()) / 1024
 
 
+def mc_rate(game: str, k: int = 32) -> float:
+    """Hands per second on one core with one ``mc:k=K`` seat (the others heuristic)."""
+    api.simulate(game, games=5, seed=1, seats={0: f"mc:k={k}"}, workers=1)
+    games = 50
+    while True:
+        s = api.simulate(game, games=games, seed=2, seats={0: f"mc:k={k}"}, workers=1)
+        if s.elapsed > 2.0 or games > 100_000:
+            return s.hands / s.elapsed
+        games *= 2
+
+
 def table(rows: list[dict]) -> str:
     head = ("| game | players | strategies | hands/s 1 core | hands/s all cores | speed-up | games/s "
             "(all cores) | cold start s | warm start s | CLI 1M hands s |\n"
@@ -135,6 +146,9 @@ def main() -> None:
             print(f"{game:14s} {strategy:10s} 1 core {one:12,.0f} hands/s   {cores} cores {every:12,.0f} "
                   f"({every / one:.2f}x)   cold {cold:.1f}s warm {warm:.2f}s", flush=True)
     text = table(rows).replace("| nan |", "| - |")
+    mc_rows = [(game, mc_rate(game)) for game in (args.game or registry.names())]
+    text += ("\n| game | hands/s with one `mc:k=32` seat, 1 core |\n|---|---|\n"
+             + "".join(f"| {g} | {r:,.0f} |\n" for g, r in mc_rows))
     print()
     print(text)
     if args.memory:
