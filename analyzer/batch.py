@@ -21,13 +21,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 import pickle
 import time
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from analyzer.errors import AnalyzerError
 

@@ -184,5 +184,11 @@ class GameSpec:
         return None
 
 
+def game_end_event(winner_mask: int, players: int, scores: list[int], hands: int) -> dict[str, Any]:
+    """The record's ``game_end`` event from the kernel's winner bit mask (every game's decode)."""
+    return {"ev": "game_end", "winners": [s for s in range(players) if winner_mask >> s & 1],
+            "scores": scores, "hands": hands}
+
+
 def register_strategies(entries: list[tuple[str, str]]) -> dict[str, StrategyInfo]:
     return {name: StrategyInfo(i, desc) for i, (name, desc) in enumerate(entries)}

@@ -7,7 +7,7 @@ from typing import Any
 from analyzer.cards import CardError, token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -74,8 +74,7 @@ class Hearts2Spec(GameSpec):
                 events.append({"ev": "hand_end", "hand": row[1], "points": [row[3], row[4]],
                                "scores": lists[0], "moon": None if row[2] < 0 else row[2]})
             elif code == EV_GAME_END:
-                winners = [s for s in range(PLAYERS) if row[1] >> s & 1]
-                events.append({"ev": "game_end", "winners": winners, "scores": lists[0], "hands": row[2]})
+                events.append(game_end_event(row[1], PLAYERS, lists[0], row[2]))
         return events
 
     def describe(self, ev: dict[str, Any]) -> str | None:

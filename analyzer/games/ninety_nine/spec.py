@@ -9,7 +9,7 @@ import pandas as pd
 from analyzer.cards import tokens, token
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -88,8 +88,7 @@ class NinetyNineSpec(GameSpec):
                 points = [-row[3] if s == row[2] else 0 for s in range(p)]
                 events.append({"ev": "hand_end", "hand": row[1], "points": points, "scores": lists[0]})
             elif code == EV_GAME_END:
-                winners = [s for s in range(p) if row[1] >> s & 1]
-                events.append({"ev": "game_end", "winners": winners, "scores": lists[0], "hands": row[2]})
+                events.append(game_end_event(row[1], p, lists[0], row[2]))
         return events
 
     def describe(self, ev: dict[str, Any]) -> str | None:
@@ -161,9 +160,7 @@ class NinetyNineSpec(GameSpec):
         p = rules["players"]
         deck = standard_deck(rules["decks"])
         seat = _seat(position.get("seat", 0), p, "seat")
-        from analyzer.evaluate import int_list
-
-        out = [_seat(s, p, "out") for s in int_list(position.get("out", []), "out")]
+        out = [_seat(s, p, "out") for s in _ints(position.get("out", []), "out")]
         active = [s not in out for s in range(p)]
         if not active[seat]:
             raise AnalyzerError(f"seat {seat} is out of the game: it has no decision")
@@ -180,9 +177,7 @@ class NinetyNineSpec(GameSpec):
         direction = _int(position.get("direction", 1), "direction")
         if direction not in (1, -1):
             raise AnalyzerError("direction is 1 (clockwise) or -1")
-        from analyzer.evaluate import int_list
-
-        chips = int_list(position.get("chips", [rules["chips"]] * p), "chips")
+        chips = _ints(position.get("chips", [rules["chips"]] * p), "chips")
         if len(chips) != p or min(chips) < 0:
             raise AnalyzerError(f"chips takes {p} non-negative numbers, one per seat")
         previous = next(s % p for s in range(seat - 1, seat - 1 - p, -1) if active[s % p])

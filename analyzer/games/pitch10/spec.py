@@ -11,7 +11,7 @@ import numpy as np
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
 from analyzer.stats import Accumulator, wilson
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -146,8 +146,7 @@ class Pitch10Spec(GameSpec):
                 events.append({"ev": "hand_end", "hand": row[1], "points": lists[0], "scores": lists[1],
                                "taken": lists[2], "bid": bid_name(row[2]), "pitcher": row[3]})
             elif code == EV_GAME_END:
-                winners = [s for s in range(4) if row[1] >> s & 1]
-                events.append({"ev": "game_end", "winners": winners, "scores": lists[0], "hands": row[2]})
+                events.append(game_end_event(row[1], 4, lists[0], row[2]))
         return events
 
     def describe(self, ev: dict[str, Any]) -> str | None:
@@ -593,8 +592,6 @@ class _Position:
 
     def bundle(self, params):
         """The kernel state of this position (hidden cards are placeholders: resampled)."""
-        import numpy as np
-
         from analyzer.games.pitch10 import kernel as K
 
         ws = K.workspace(params)

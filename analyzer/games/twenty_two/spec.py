@@ -9,7 +9,7 @@ import numpy as np
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import LIST
@@ -121,8 +121,7 @@ class TwentyTwoSpec(GameSpec):
                 events.append({"ev": "hand_end", "hand": row[1], "points": lists[0], "scores": lists[1],
                                "out": lists.get(2, [])})
             elif code == EV_GAME_END:
-                winners = [s for s in range(p) if row[1] >> s & 1]
-                events.append({"ev": "game_end", "winners": winners, "scores": lists[0], "hands": row[2]})
+                events.append(game_end_event(row[1], p, lists[0], row[2]))
         return events
 
     def describe(self, ev: dict[str, Any]) -> str | None:
