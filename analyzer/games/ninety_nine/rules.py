@@ -52,25 +52,44 @@ def is_legal(total: np.int64, move: np.int64) -> bool:
     return total_after(total, move) <= LIMIT
 
 
+def _legal_at(total: int) -> int:
+    """Bit mask of the move codes that are legal on a pile of ``total`` (see is_legal)."""
+    mask = 0
+    for move in range(N_MOVES):
+        if move == MOVE_TEN_DOWN:
+            ok = total >= 10
+        else:
+            ok = (LIMIT if move == MOVE_KING else total + MOVE_DELTA[move]) <= LIMIT
+        mask |= int(ok) << move
+    return mask
+
+
+#: LEGAL_AT[total]: the legal move codes on a pile of ``total`` as a bit mask (a table, so
+#: the play loop needs no branch per move: random cards make such branches unpredictable)
+LEGAL_AT = np.array([_legal_at(t) for t in range(LIMIT + 1)], dtype=np.int64)
+#: RANK_MOVES[rank]: the move codes of a rank as a bit mask
+RANK_MOVES = np.array([((1 << RANK_MOVE_COUNT[r]) - 1) << RANK_FIRST_MOVE[r] for r in range(13)], dtype=np.int64)
+
+
 @njit(cache=True, inline="always")
 def legal_moves(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.ndarray) -> np.int64:
     """Write the distinct legal move codes of ``hands[seat]`` (card codes) into ``legal``.
 
-    Returns how many; 0 means the player goes over. Codes come out in hand order.
+    Returns how many; 0 means the player goes over. Codes come out in hand order (a rank's
+    lower code first). Branch-free: each card writes its one or two candidate codes and
+    counts only the legal ones not yet written (``legal`` needs 2 spare slots).
     (Hands are passed whole with the seat: a row view per call costs reference counting.)
     """
     n = 0
-    seen = 0
+    open_moves = LEGAL_AT[total]
     for i in range(hands.shape[1]):
         rank = RANK_OF[hands[seat, i]]
-        if seen & (1 << rank):
-            continue
-        seen |= 1 << rank
         first = RANK_FIRST_MOVE[rank]
-        for m in range(first, first + RANK_MOVE_COUNT[rank]):
-            if is_legal(total, m):
-                legal[n] = m
-                n += 1
+        legal[n] = first
+        n += (open_moves >> first) & 1
+        legal[n] = first + 1
+        n += (open_moves >> (first + 1)) & (RANK_MOVE_COUNT[rank] - 1)
+        open_moves &= ~RANK_MOVES[rank]  # a second card of the same rank adds no move
     return n
 
 
