@@ -183,8 +183,7 @@ def apply_move(ws, move, trace, tracing):
     npile += 1
     pile_counts[rank] += 1
     sc[S_TOTAL] = total_after(sc[S_TOTAL], move)
-    if rank == RANK_FOUR:
-        sc[S_DIR] = -sc[S_DIR]
+    sc[S_DIR] -= 2 * sc[S_DIR] * np.int64(rank == RANK_FOUR)  # a four reverses (no branch: random)
     if tracing:
         tr.emit(trace, EV_PILE, sc[S_TOTAL], sc[S_DIR], 0, 0)
     top, end = sc[S_TOP], sc[S_END]

@@ -20,6 +20,7 @@ P_PLAYERS, P_DECKS, P_CHIPS, P_OUT_AT_ZERO = 0, 1, 2, 3
 
 MOVE_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "T+10", "T-10", "J", "Q", "K", "A+1", "A+11")
 N_MOVES = 15
+HAND_SIZE = 3
 LIMIT = 99
 RANK_FOUR, RANK_NINE, RANK_TEN, RANK_KING, RANK_ACE = 2, 7, 8, 11, 12
 
@@ -82,7 +83,7 @@ def legal_moves(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.nd
     """
     n = 0
     open_moves = LEGAL_AT[total]
-    for i in range(hands.shape[1]):
+    for i in range(HAND_SIZE):
         rank = RANK_OF[hands[seat, i]]
         first = RANK_FIRST_MOVE[rank]
         legal[n] = first
@@ -107,25 +108,26 @@ def slot_of_rank(hands: np.ndarray, seat: np.int64, rank: np.int64) -> np.int64:
 
     Suits never matter to the rules, but the record names the cards that go back into
     the stock, so the choice is fixed and documented for referees replaying a record.
+    Written as selects rather than branches: which slot holds the rank is random.
     """
-    best = -1
-    for i in range(hands.shape[1]):
-        if RANK_OF[hands[seat, i]] == rank and (best < 0 or hands[seat, i] < hands[seat, best]):
-            best = i
+    best, best_card = -1, 1 << 20
+    for i in range(HAND_SIZE):
+        card = hands[seat, i]
+        better = np.int64((RANK_OF[card] == rank) & (card < best_card))
+        best += better * (i - best)
+        best_card += better * (card - best_card)
     return best
 
 
 @njit(cache=True, inline="always")
 def next_active(seat: np.int64, direction: np.int64, active: np.ndarray) -> np.int64:
     """The next seat still in the game from ``seat`` in ``direction`` (1 or -1)."""
-    last = active.shape[0] - 1
+    players = active.shape[0]
     s = seat
-    for _ in range(last + 1):
+    for _ in range(players):
+        # wrap-around as arithmetic: the direction flips at random, a branch would not predict
         s += direction
-        if s > last:
-            s = 0
-        elif s < 0:
-            s = last
+        s += players * np.int64(s < 0) - players * np.int64(s >= players)
         if active[s]:
             return s
     return seat
