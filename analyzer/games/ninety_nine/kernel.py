@@ -9,7 +9,7 @@ A game's state is a *bundle* (``workspace``): arrays plus ``sc``, an int64 array
     chips   int64[P], active bool[P], position int64[P] (clockwise from the dealer)
     legal   int64[15]     legal move codes of the current decision
     view    int64[VIEW_SIZE]  what a user strategy sees (layout below)
-    pile_counts int64[13] ranks on the pile;  deal_rng, play_rng uint64[4]
+    deal_rng, play_rng uint64[4]
     order   int64[52*D], scratch uint64[4]: trace previews and Monte Carlo sampling
     sc      int64[N_SC]   S_DEALER, S_TOTAL, S_DIR, S_SEAT (to move), S_TOP, S_END,
                           S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS
@@ -82,8 +82,7 @@ def workspace(params):
     return (np.zeros((players, 3), dtype=np.int64), np.zeros(ncards, dtype=np.int64),
             np.zeros(ncards, dtype=np.int64), np.zeros(players, dtype=np.int64),
             np.zeros(players, dtype=np.bool_), np.zeros(15, dtype=np.int64),
-            np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(13, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+            np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(players, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros(4, dtype=np.uint64), np.zeros(ncards, dtype=np.int64),
             np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64))
 
@@ -91,8 +90,8 @@ def workspace(params):
 @njit(cache=True, _nrt=False)
 def copy_bundle(src, dst):
     """Copy a whole state (``src`` into ``dst``, same shapes)."""
-    for a, b in ((src[1], dst[1]), (src[2], dst[2]), (src[3], dst[3]), (src[5], dst[5]), (src[7], dst[7]),
-                 (src[8], dst[8]), (src[13], dst[13])):
+    for a, b in ((src[1], dst[1]), (src[2], dst[2]), (src[3], dst[3]), (src[5], dst[5]),
+                 (src[7], dst[7]), (src[12], dst[12])):
         for i in range(a.shape[0]):
             b[i] = a[i]
     for s in range(src[0].shape[0]):
@@ -100,12 +99,14 @@ def copy_bundle(src, dst):
         for c in range(3):
             dst[0][s, c] = src[0][s, c]
     for j in range(4):
+        dst[8][j] = src[8][j]
         dst[9][j] = src[9][j]
-        dst[10][j] = src[10][j]
 
 
 @njit(cache=True)
-def fill_view(view, seat, sc, hands, pile_counts, chips, active):
+def fill_view(view, seat, sc, hands, pile, chips, active):
+    """What a user strategy sees (module docstring). The pile's rank counts are taken here,
+    not kept up to date on every play: only user strategies read them."""
     view[:] = 0
     view[V_SEAT] = seat
     view[V_PLAYERS] = chips.shape[0]
@@ -115,8 +116,8 @@ def fill_view(view, seat, sc, hands, pile_counts, chips, active):
     view[V_STOCK] = sc[S_END] - sc[S_TOP]
     for i in range(3):
         view[V_HAND + i] = RANK_OF[hands[seat, i]]
-    for r in range(13):
-        view[V_PILE + r] = pile_counts[r]
+    for i in range(sc[S_NPILE]):
+        view[V_PILE + RANK_OF[pile[i]]] += 1
     for s in range(chips.shape[0]):
         view[V_CHIPS + s] = chips[s]
         view[V_ACTIVE + s] = 1 if active[s] else 0
@@ -135,7 +136,7 @@ def is_in(move, legal, n):
 @njit(cache=True, _nrt=False, inline="always")
 def deal_round(seed, index, params, ws, out, trace, tracing):
     """Start round ``sc[S_ROUNDS] + 1``: gather, shuffle from the round's stream, deal 3 each."""
-    hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
+    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws
     players = params[P_PLAYERS]
     ncards = 52 * params[P_DECKS]
     sc[S_ROUNDS] += 1
@@ -160,7 +161,6 @@ def deal_round(seed, index, params, ws, out, trace, tracing):
             top += 1
     sc[S_TOP], sc[S_END] = top, ncards
     sc[S_TOTAL], sc[S_DIR], sc[S_NPILE] = 0, 1, 0
-    pile_counts[:] = 0
     sc[S_SEAT] = next_active(dealer, 1, active)
     if tracing:
         tr.emit(trace, EV_DEAL, sc[S_ROUNDS], dealer, 0, 0)
@@ -174,14 +174,13 @@ def deal_round(seed, index, params, ws, out, trace, tracing):
 @njit(cache=True, _nrt=False, inline="always")
 def apply_move(ws, move, trace, tracing):
     """The player to move plays ``move``: pile, total, direction, rebuild if needed, draw."""
-    hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
+    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws
     seat = sc[S_SEAT]
     rank = MOVE_RANK[move]
     slot = slot_of_rank(hands, seat, rank)
     npile = sc[S_NPILE]
     pile[npile] = hands[seat, slot]
     npile += 1
-    pile_counts[rank] += 1
     sc[S_TOTAL] = total_after(sc[S_TOTAL], move)
     sc[S_DIR] -= 2 * sc[S_DIR] * np.int64(rank == RANK_FOUR)  # a four reverses (no branch: random)
     if tracing:
@@ -191,7 +190,6 @@ def apply_move(ws, move, trace, tracing):
         # rebuild: the card just played stays on the pile, the rest is the stock
         for i in range(npile - 1):
             stock[i] = pile[i]
-            pile_counts[RANK_OF[pile[i]]] -= 1
         top, end = 0, npile - 1
         pile[0] = pile[npile - 1]
         npile = 1
@@ -208,7 +206,7 @@ def apply_move(ws, move, trace, tracing):
 @njit(cache=True, _nrt=False, inline="always")
 def settle(params, ws, out, seat, trace, tracing):
     """``seat`` went over: pays a chip, or is out if it has none left; the deal passes on."""
-    hands, stock, pile, chips, active, legal, view, pile_counts, position, deal_rng, play_rng, order, scratch, sc = ws
+    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws
     players = params[P_PLAYERS]
     paid = 0
     if chips[seat] > 0:
@@ -231,7 +229,7 @@ def settle(params, ws, out, seat, trace, tracing):
 
 @njit(cache=True, _nrt=False)
 def finish(params, ws, out, trace, tracing):
-    chips, active, sc = ws[3], ws[4], ws[13]
+    chips, active, sc = ws[3], ws[4], ws[12]
     winners = 0
     for s in range(params[P_PLAYERS]):
         if active[s]:
@@ -255,7 +253,7 @@ def resample_hidden(ws, seat, rng):
     (the other hands and the stock) is one pool whose contents follow from those; it is
     shuffled and dealt back: 3 cards to each other player still in, the rest the stock.
     """
-    hands, stock, active, order, sc = ws[0], ws[1], ws[4], ws[11], ws[13]
+    hands, stock, active, order, sc = ws[0], ws[1], ws[4], ws[10], ws[12]
     n = 0
     for s in range(hands.shape[0]):
         if s != seat and active[s]:
@@ -287,7 +285,7 @@ def choose_base(sid, hands, seat, total, legal, n, rng):
 @njit(cache=True, _nrt=False)
 def rollout_turns(base, ws, trace):
     """Play the round on with every seat using built-in strategy ``base``; the seat that goes over."""
-    hands, legal, play_rng, sc = ws[0], ws[5], ws[10], ws[13]
+    hands, legal, play_rng, sc = ws[0], ws[5], ws[9], ws[12]
     while True:
         seat = sc[S_SEAT]
         n = legal_moves(hands, seat, sc[S_TOTAL], legal)
@@ -299,13 +297,13 @@ def rollout_turns(base, ws, trace):
 @njit(cache=True, _nrt=False)
 def mc_rollouts(ws, roll, seat, move, k, base, trace):
     """How often ``seat`` goes over this round after ``move``, over K samples (CRN)."""
-    play_rng = ws[10]
+    play_rng = ws[9]
     busts = 0
     for j in range(k):
         copy_bundle(ws, roll)
-        seed_stream(roll[9], play_rng[0], j, DEAL)
-        seed_stream(roll[10], play_rng[1], j, PLAY)
-        resample_hidden(roll, seat, roll[9])
+        seed_stream(roll[8], play_rng[0], j, DEAL)
+        seed_stream(roll[9], play_rng[1], j, PLAY)
+        resample_hidden(roll, seat, roll[8])
         apply_move(roll, move, trace, False)
         if rollout_turns(base, roll, trace) == seat:
             busts += 1
@@ -318,15 +316,15 @@ def mc_move(ws, roll, seat, legal, n, k, base, trace):
     round with the base strategy (same sample and same random numbers for every move);
     play the move that went over least often. The base strategy's own choice is tried
     first and kept on ties, so sampling noise never makes mc worse than its base."""
-    hands, sc = ws[0], ws[13]
-    best = choose_base(base, hands, seat, sc[S_TOTAL], legal, n, ws[10])
+    hands, sc = ws[0], ws[12]
+    best = choose_base(base, hands, seat, sc[S_TOTAL], legal, n, ws[9])
     best_busts = mc_rollouts(ws, roll, seat, best, k, base, trace)
     for i in range(n):
         if legal[i] != best and best_busts > 0:
             busts = mc_rollouts(ws, roll, seat, legal[i], k, base, trace)
             if busts < best_busts:
                 best, best_busts = legal[i], busts
-    next_u64(ws[10])  # fresh samples at the next decision
+    next_u64(ws[9])  # fresh samples at the next decision
     return best
 
 
@@ -335,7 +333,7 @@ def mc_move(ws, roll, seat, legal, n, k, base, trace):
 @njit(cache=True, inline="always")
 def choose_move(strat, seat, ws, roll, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot."""
-    hands, legal, view, play_rng, sc = ws[0], ws[5], ws[6], ws[10], ws[13]
+    hands, legal, view, play_rng, sc = ws[0], ws[5], ws[6], ws[9], ws[12]
     sid = strat[seat, 0]
     if sid == st.RANDOM:
         return st.random_move(legal, n, play_rng)
@@ -343,7 +341,7 @@ def choose_move(strat, seat, ws, roll, n, trace):
         return st.heuristic_move(hands, seat, sc[S_TOTAL], legal, n)
     if sid == st.MC:
         return mc_move(ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], trace)
-    fill_view(view, seat, sc, hands, ws[7], ws[3], ws[4])
+    fill_view(view, seat, sc, hands, ws[2], ws[3], ws[4])
     return user_strategy(-1 - sid, view, legal, n, play_rng)
 
 
@@ -353,7 +351,7 @@ def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
 
     Returns the seat that goes over, or -1 after an illegal user move (``err`` filled).
     """
-    hands, legal, sc = ws[0], ws[5], ws[13]
+    hands, legal, sc = ws[0], ws[5], ws[12]
     while True:
         seat = sc[S_SEAT]
         n = legal_moves(hands, seat, sc[S_TOTAL], legal)
@@ -381,7 +379,7 @@ def play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, fo
 
     Returns the seat that went over in the current round (-1 after an error).
     """
-    sc = ws[13]
+    sc = ws[12]
     first = play_turns(params, strat, ws, roll, err, trace, tracing, forced)
     if first < 0:
         return -1
@@ -399,9 +397,9 @@ def play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, fo
 @njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, out, err, trace, tracing, ws, roll):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    chips, active, play_rng, sc = ws[3], ws[4], ws[10], ws[13]
+    chips, active, play_rng, sc = ws[3], ws[4], ws[9], ws[12]
     players = params[P_PLAYERS]
-    seed_stream(ws[9], seed, index, DEAL)
+    seed_stream(ws[8], seed, index, DEAL)
     seed_stream(play_rng, seed, index, PLAY)
     for s in range(players):
         chips[s] = params[P_CHIPS]
@@ -410,7 +408,7 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws, roll):
     err[0] = -1
     sc[:] = 0
     sc[S_NACTIVE] = players
-    sc[S_DEALER] = randbelow(ws[9], players)
+    sc[S_DEALER] = randbelow(ws[8], players)
     deal_round(seed, index, params, ws, out, trace, tracing)
     play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, -1)
 
@@ -444,7 +442,7 @@ def run_traced(seed, index, params, strat, out_row, err_row, trace):
 def load_position(params, ws, seat, dealer, total, direction, chips, active, hand, pile, stock_left):
     """Set a bundle to a position seen by ``seat``: its hand, the pile since the last
     rebuild, and placeholders for the hidden cards (redrawn by ``resample_hidden``)."""
-    hands, stock, pile_arr, chips_arr, active_arr, sc = ws[0], ws[1], ws[2], ws[3], ws[4], ws[13]
+    hands, stock, pile_arr, chips_arr, active_arr, sc = ws[0], ws[1], ws[2], ws[3], ws[4], ws[12]
     players = params[P_PLAYERS]
     ncards = 52 * params[P_DECKS]
     count = np.zeros(52, dtype=np.int64)
@@ -480,7 +478,6 @@ def load_position(params, ws, seat, dealer, total, direction, chips, active, han
     sc[S_NACTIVE] = nactive
     for i in range(pile.shape[0]):
         pile_arr[i] = pile[i]
-        ws[7][RANK_OF[pile[i]]] += 1
     sc[S_NPILE] = pile.shape[0]
     # the stock: the rest of the unknown cards (its order is resampled anyway)
     sc[S_TOP] = 0
@@ -489,7 +486,7 @@ def load_position(params, ws, seat, dealer, total, direction, chips, active, han
         stock[i] = unknown[k + i]
     s = dealer
     for p in range(nactive):  # positions clockwise from the dealer
-        ws[8][s] = p
+        ws[7][s] = p
         s = next_active(s, 1, active_arr)
 
 
@@ -507,8 +504,8 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             # the same hidden cards and the same future for every option (common random numbers)
             seed_stream(sample_rng, seed, start + j, DEAL)
             resample_hidden(ws, seat, sample_rng)
-            seed_stream(ws[9], seed, start + j, hand_purpose(0))
-            seed_stream(ws[10], seed, start + j, PLAY)
+            seed_stream(ws[8], seed, start + j, hand_purpose(0))
+            seed_stream(ws[9], seed, start + j, PLAY)
             out[:] = 0
             busted = play_rest(seed, start + j, params, strat, ws, roll, out, err, trace, False, options[i])
             result[j, i, 0] = 1 if busted == seat else 0

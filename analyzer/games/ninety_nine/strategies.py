@@ -41,48 +41,52 @@ MOVE_NINE, MOVE_FOUR, MOVE_TEN_UP = 7, 2, 8
 
 
 @njit(cache=True, inline="always")
-def is_escape_rank(rank: np.int64) -> bool:
-    return rank == RANK_KING or rank == RANK_FOUR or rank == RANK_NINE or rank == RANK_TEN
-
-
-@njit(cache=True, inline="always")
 def random_move(legal: np.ndarray, n: np.int64, rng: np.ndarray) -> np.int64:
     return legal[randbelow(rng, n)]
 
 
-@njit(cache=True)
+def _escape_scores() -> np.ndarray:
+    """Preference among escape moves (rule 2), higher first; 0 for ordinary moves."""
+    scores = np.zeros(len(MOVE_RANK), dtype=np.int64)
+    scores[MOVE_NINE], scores[MOVE_FOUR], scores[MOVE_TEN_DOWN] = 500, 400, 300
+    scores[MOVE_TEN_UP], scores[MOVE_KING] = 200, 100
+    return scores
+
+
+ESCAPE_SCORE = _escape_scores()
+_ESCAPE_RANKS = (RANK_KING, RANK_FOUR, RANK_NINE, RANK_TEN)
+IS_ESCAPE_MOVE = np.array([1 if MOVE_RANK[m] in _ESCAPE_RANKS else 0 for m in range(len(MOVE_RANK))], dtype=np.int64)
+IS_ESCAPE_CARD = np.array([1 if RANK_OF[c] in _ESCAPE_RANKS else 0 for c in range(52)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def heuristic_score(move: np.int64, total: np.int64, escapes: np.int64) -> np.int64:
+    """How much the heuristic likes ``move``; it plays the first legal move of highest score.
+
+    Ordinary moves outrank every escape: landing at most 88 scores 2000 + the new total
+    (push it high), landing above scores 1000 - the new total (as low as possible).
+    Escapes score ESCAPE_SCORE (9, 4, T-10, T+10, K), except that T+10 landing above 88
+    scores 0 and K scores 600 when another escape is held. Arithmetic, not branches: the
+    cards are random, so branches here would mispredict.
+    """
+    t = total_after(total, move)
+    safe = np.int64(t <= SAFE_TOTAL)
+    ordinary = safe * (2000 + t) + (1 - safe) * (1000 - t)
+    escape = ESCAPE_SCORE[move]
+    escape -= 200 * np.int64(move == MOVE_TEN_UP) * (1 - safe)
+    escape += 500 * np.int64(move == MOVE_KING) * np.int64(escapes >= 2)
+    is_escape = IS_ESCAPE_MOVE[move]
+    return is_escape * escape + (1 - is_escape) * ordinary
+
+
+@njit(cache=True, inline="always")
 def heuristic_move(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.ndarray, n: np.int64) -> np.int64:
-    best_safe, best_safe_total = -1, -1
-    best_over, best_over_total = -1, 1000
+    escapes = IS_ESCAPE_CARD[hands[seat, 0]] + IS_ESCAPE_CARD[hands[seat, 1]] + IS_ESCAPE_CARD[hands[seat, 2]]
+    best, best_score = legal[0], np.int64(-1)
     for i in range(n):
-        m = legal[i]
-        if is_escape_rank(MOVE_RANK[m]):
-            continue
-        t = total_after(total, m)
-        if t <= SAFE_TOTAL:
-            if t > best_safe_total:
-                best_safe, best_safe_total = m, t
-        elif t < best_over_total:
-            best_over, best_over_total = m, t
-    if best_safe >= 0:
-        return best_safe
-    if best_over >= 0:
-        return best_over
-    # only escapes are legal
-    escapes = 0
-    for i in range(hands.shape[1]):
-        if is_escape_rank(RANK_OF[hands[seat, i]]):
-            escapes += 1
-    has = 0
-    for i in range(n):
-        has |= 1 << legal[i]
-    if has & (1 << MOVE_KING) and escapes >= 2:
-        return MOVE_KING
-    for m in (MOVE_NINE, MOVE_FOUR, MOVE_TEN_DOWN):
-        if has & (1 << m):
-            return m
-    if has & (1 << MOVE_TEN_UP) and total_after(total, MOVE_TEN_UP) <= SAFE_TOTAL:
-        return MOVE_TEN_UP
-    if has & (1 << MOVE_KING):
-        return MOVE_KING
-    return legal[n - 1]
+        move = legal[i]
+        score = heuristic_score(move, total, escapes)
+        better = np.int64(score > best_score)
+        best += better * (move - best)
+        best_score += better * (score - best_score)
+    return best
