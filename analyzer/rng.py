@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.jit import ix, njit
 
 DEAL = 0
 PLAY = 1
@@ -107,10 +107,10 @@ def draw_lazy(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray)
     Drawing cards this way, one at a time, yields exactly the order a full forward
     shuffle from the same stream would give, while only paying for the cards drawn.
     """
-    j = top + randbelow(state, end - top)
+    j = ix(top + randbelow(state, end - top))
     card = deck[j]
-    deck[j] = deck[top]
-    deck[top] = card
+    deck[j] = deck[ix(top)]
+    deck[ix(top)] = card
     return card
 
 

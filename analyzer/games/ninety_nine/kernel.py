@@ -47,7 +47,7 @@ from analyzer.games.ninety_nine.rules import (
     slot_of_rank,
     total_after,
 )
-from analyzer.jit import njit, prange
+from analyzer.jit import ix, njit, prange
 from analyzer.rng import (DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream,
                           shuffle)
 
@@ -176,10 +176,10 @@ def apply_move(ws, move, trace, tracing):
     """The player to move plays ``move``: pile, total, direction, rebuild if needed, draw."""
     hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws
     seat = sc[S_SEAT]
-    rank = MOVE_RANK[move]
+    rank = MOVE_RANK[ix(move)]
     slot = slot_of_rank(hands, seat, rank)
     npile = sc[S_NPILE]
-    pile[npile] = hands[seat, slot]
+    pile[ix(npile)] = hands[ix(seat), ix(slot)]
     npile += 1
     sc[S_TOTAL] = total_after(sc[S_TOTAL], move)
     sc[S_DIR] -= 2 * sc[S_DIR] * np.int64(rank == RANK_FOUR)  # a four reverses (no branch: random)
@@ -196,7 +196,7 @@ def apply_move(ws, move, trace, tracing):
         if tracing:
             tr.emit(trace, EV_RESHUFFLE, 0, 0, 0, 0)
             tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, end, deal_rng, order, scratch))
-    hands[seat, slot] = draw_lazy(stock, top, end, deal_rng)
+    hands[ix(seat), ix(slot)] = draw_lazy(stock, top, end, deal_rng)
     sc[S_TOP], sc[S_END], sc[S_NPILE] = top + 1, end, npile
     if tracing:
         tr.emit(trace, EV_DRAW, seat, hands[seat, slot], 0, 0)

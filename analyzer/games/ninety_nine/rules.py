@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.jit import ix, njit
 
 P_PLAYERS, P_DECKS, P_CHIPS, P_OUT_AT_ZERO = 0, 1, 2, 3
 
@@ -42,7 +42,7 @@ def total_after(total: np.int64, move: np.int64) -> np.int64:
     """The pile total after ``move`` (may exceed 99: the caller checks legality)."""
     if move == MOVE_KING:
         return LIMIT
-    return total + MOVE_DELTA[move]
+    return total + MOVE_DELTA[ix(move)]
 
 
 @njit(cache=True, inline="always")
@@ -82,15 +82,15 @@ def legal_moves(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.nd
     (Hands are passed whole with the seat: a row view per call costs reference counting.)
     """
     n = 0
-    open_moves = LEGAL_AT[total]
+    open_moves = LEGAL_AT[ix(total)]
     for i in range(HAND_SIZE):
-        rank = RANK_OF[hands[seat, i]]
-        first = RANK_FIRST_MOVE[rank]
-        legal[n] = first
+        rank = RANK_OF[ix(hands[ix(seat), ix(i)])]
+        first = RANK_FIRST_MOVE[ix(rank)]
+        legal[ix(n)] = first
         n += (open_moves >> first) & 1
-        legal[n] = first + 1
-        n += (open_moves >> (first + 1)) & (RANK_MOVE_COUNT[rank] - 1)
-        open_moves &= ~RANK_MOVES[rank]  # a second card of the same rank adds no move
+        legal[ix(n)] = first + 1
+        n += (open_moves >> (first + 1)) & (RANK_MOVE_COUNT[ix(rank)] - 1)
+        open_moves &= ~RANK_MOVES[ix(rank)]  # a second card of the same rank adds no move
     return n
 
 
@@ -112,8 +112,8 @@ def slot_of_rank(hands: np.ndarray, seat: np.int64, rank: np.int64) -> np.int64:
     """
     best, best_card = -1, 1 << 20
     for i in range(HAND_SIZE):
-        card = hands[seat, i]
-        better = np.int64((RANK_OF[card] == rank) & (card < best_card))
+        card = hands[ix(seat), ix(i)]
+        better = np.int64((RANK_OF[ix(card)] == rank) & (card < best_card))
         best += better * (i - best)
         best_card += better * (card - best_card)
     return best
@@ -128,6 +128,6 @@ def next_active(seat: np.int64, direction: np.int64, active: np.ndarray) -> np.i
         # wrap-around as arithmetic: the direction flips at random, a branch would not predict
         s += direction
         s += players * np.int64(s < 0) - players * np.int64(s >= players)
-        if active[s]:
+        if active[ix(s)]:
             return s
     return seat

@@ -32,7 +32,7 @@ from analyzer.games.ninety_nine.rules import (
     RANK_TEN,
     total_after,
 )
-from analyzer.jit import njit
+from analyzer.jit import ix, njit
 from analyzer.rng import randbelow
 
 RANDOM, HEURISTIC, MC = 0, 1, 2
@@ -42,7 +42,7 @@ MOVE_NINE, MOVE_FOUR, MOVE_TEN_UP = 7, 2, 8
 
 @njit(cache=True, inline="always")
 def random_move(legal: np.ndarray, n: np.int64, rng: np.ndarray) -> np.int64:
-    return legal[randbelow(rng, n)]
+    return legal[ix(randbelow(rng, n))]
 
 
 def _escape_scores() -> np.ndarray:
