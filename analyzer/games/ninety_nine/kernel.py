@@ -334,7 +334,7 @@ def mc_move(ws, roll, seat, legal, n, k, base, trace):
 def choose_move(strat, seat, ws, roll, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot."""
     hands, legal, view, play_rng, sc = ws[0], ws[5], ws[6], ws[9], ws[12]
-    sid = strat[seat, 0]
+    sid = strat[ix(seat), 0]
     if sid == st.RANDOM:
         return st.random_move(legal, n, play_rng)
     if sid == st.HEURISTIC:
@@ -364,7 +364,7 @@ def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
             move = choose_move(strat, seat, ws, roll, n, trace)
         sc[S_DECISIONS] += 1
         # built-ins pick from ``legal`` by construction; only user moves are checked
-        if strat[seat, 0] < 0 and not is_in(move, legal, n):
+        if strat[ix(seat), 0] < 0 and not is_in(move, legal, n):
             err[0], err[1], err[2] = sc[S_DECISIONS], seat, move
             return -1
         if tracing:

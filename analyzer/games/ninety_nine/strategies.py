@@ -72,19 +72,21 @@ def heuristic_score(move: np.int64, total: np.int64, escapes: np.int64) -> np.in
     t = total_after(total, move)
     safe = np.int64(t <= SAFE_TOTAL)
     ordinary = safe * (2000 + t) + (1 - safe) * (1000 - t)
-    escape = ESCAPE_SCORE[move]
+    escape = ESCAPE_SCORE[ix(move)]
     escape -= 200 * np.int64(move == MOVE_TEN_UP) * (1 - safe)
     escape += 500 * np.int64(move == MOVE_KING) * np.int64(escapes >= 2)
-    is_escape = IS_ESCAPE_MOVE[move]
+    is_escape = IS_ESCAPE_MOVE[ix(move)]
     return is_escape * escape + (1 - is_escape) * ordinary
 
 
 @njit(cache=True, inline="always")
 def heuristic_move(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.ndarray, n: np.int64) -> np.int64:
-    escapes = IS_ESCAPE_CARD[hands[seat, 0]] + IS_ESCAPE_CARD[hands[seat, 1]] + IS_ESCAPE_CARD[hands[seat, 2]]
+    row = ix(seat)
+    escapes = (IS_ESCAPE_CARD[ix(hands[row, 0])] + IS_ESCAPE_CARD[ix(hands[row, 1])]
+               + IS_ESCAPE_CARD[ix(hands[row, 2])])
     best, best_score = legal[0], np.int64(-1)
     for i in range(n):
-        move = legal[i]
+        move = legal[ix(i)]
         score = heuristic_score(move, total, escapes)
         better = np.int64(score > best_score)
         best += better * (move - best)
