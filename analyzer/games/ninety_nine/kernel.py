@@ -345,7 +345,7 @@ def choose_move(strat, seat, ws, roll, n, trace):
     return user_strategy(-1 - sid, view, legal, n, play_rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
     """Play the round on from the player to move (its first move ``forced`` if >= 0).
 
