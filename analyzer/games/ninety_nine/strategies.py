@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.games.ninety_nine.rules import (
+    LIMIT,
+    MOVE_DELTA,
     MOVE_RANK,
     MOVE_TEN_DOWN,
     MOVE_KING,
@@ -30,7 +32,6 @@ from analyzer.games.ninety_nine.rules import (
     RANK_NINE,
     RANK_OF,
     RANK_TEN,
-    total_after,
 )
 from analyzer.jit import ix, njit
 from analyzer.rng import randbelow
@@ -55,40 +56,51 @@ def _escape_scores() -> np.ndarray:
 
 ESCAPE_SCORE = _escape_scores()
 _ESCAPE_RANKS = (RANK_KING, RANK_FOUR, RANK_NINE, RANK_TEN)
-IS_ESCAPE_MOVE = np.array([1 if MOVE_RANK[m] in _ESCAPE_RANKS else 0 for m in range(len(MOVE_RANK))], dtype=np.int64)
 IS_ESCAPE_CARD = np.array([1 if RANK_OF[c] in _ESCAPE_RANKS else 0 for c in range(52)], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
-def heuristic_score(move: np.int64, total: np.int64, escapes: np.int64) -> np.int64:
-    """How much the heuristic likes ``move``; it plays the first legal move of highest score.
+def _heuristic_score(move: int, total: int) -> int:
+    """How much the heuristic likes ``move`` on a pile of ``total`` (K's bonus apart).
 
     Ordinary moves outrank every escape: landing at most 88 scores 2000 + the new total
     (push it high), landing above scores 1000 - the new total (as low as possible).
     Escapes score ESCAPE_SCORE (9, 4, T-10, T+10, K), except that T+10 landing above 88
-    scores 0 and K scores 600 when another escape is held. Arithmetic, not branches: the
-    cards are random, so branches here would mispredict.
+    scores 0; K gains 500 in the kernel when another escape is held.
     """
-    t = total_after(total, move)
-    safe = np.int64(t <= SAFE_TOTAL)
-    ordinary = safe * (2000 + t) + (1 - safe) * (1000 - t)
-    escape = ESCAPE_SCORE[ix(move)]
-    escape -= 200 * np.int64(move == MOVE_TEN_UP) * (1 - safe)
-    escape += 500 * np.int64(move == MOVE_KING) * np.int64(escapes >= 2)
-    is_escape = IS_ESCAPE_MOVE[ix(move)]
-    return is_escape * escape + (1 - is_escape) * ordinary
+    new_total = LIMIT if move == MOVE_KING else total + int(MOVE_DELTA[move])
+    if MOVE_RANK[move] not in _ESCAPE_RANKS:
+        return 2000 + new_total if new_total <= SAFE_TOTAL else 1000 - new_total
+    if move == MOVE_TEN_UP and new_total > SAFE_TOTAL:
+        return 0
+    return int(ESCAPE_SCORE[move])
+
+
+#: SCORE_AT[total * 16 + move]: the heuristic's score table (the play loop looks scores up
+#: instead of computing them: fewer instructions and no unpredictable branches)
+SCORE_AT = np.array([_heuristic_score(m, t) if m < len(MOVE_RANK) else 0 for t in range(LIMIT + 1) for m in range(16)],
+                    dtype=np.int64)
+#: a hand of 3 cards has at most 6 legal moves (A and T give two each)
+MAX_LEGAL = 6
 
 
 @njit(cache=True, inline="always")
 def heuristic_move(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.ndarray, n: np.int64) -> np.int64:
+    """The first legal move of highest score (``_heuristic_score``; K + 500 with another escape).
+
+    Scans a fixed MAX_LEGAL slots of ``legal`` and ignores those past ``n`` (they hold
+    earlier move codes, harmless to look up): a loop of fixed length has no exit to
+    mispredict. Selects are arithmetic for the same reason.
+    """
     row = ix(seat)
     escapes = (IS_ESCAPE_CARD[ix(hands[row, 0])] + IS_ESCAPE_CARD[ix(hands[row, 1])]
                + IS_ESCAPE_CARD[ix(hands[row, 2])])
+    king_bonus = 500 * np.int64(escapes >= 2)
+    base = total * 16
     best, best_score = legal[0], np.int64(-1)
-    for i in range(n):
+    for i in range(MAX_LEGAL):
         move = legal[ix(i)]
-        score = heuristic_score(move, total, escapes)
-        better = np.int64(score > best_score)
+        score = SCORE_AT[ix(base + move)] + king_bonus * np.int64(move == MOVE_KING)
+        better = np.int64(score > best_score) * np.int64(i < n)
         best += better * (move - best)
         best_score += better * (score - best_score)
     return best
