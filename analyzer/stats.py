@@ -67,14 +67,15 @@ class Accumulator:
     def add(self, rows: np.ndarray) -> None:
         if rows.shape[0] == 0:
             return
+        from analyzer.fold import fold_rows
+        from analyzer.jit import numba
+
         self.n += rows.shape[0]
-        self.sums += rows.sum(axis=0)
-        self.sumsq += (rows * rows).sum(axis=0)
-        winners = rows[:, 0]
-        for s in range(self.players):
-            self.wins[s] += int(((winners >> s) & 1).sum())
-        for k, (i, j) in enumerate(self.pairs):
-            self.cross[k] += int((rows[:, i] * rows[:, j]).sum())
+        pair_i = np.array([i for i, _ in self.pairs], dtype=np.int64)
+        pair_j = np.array([j for _, j in self.pairs], dtype=np.int64)
+        blocks = max(1, min(rows.shape[0] // 1024, 4 * numba.get_num_threads()))
+        fold_rows(np.ascontiguousarray(rows, dtype=np.int64), np.int64(self.players), pair_i, pair_j,
+                  np.int64(blocks), self.sums, self.sumsq, self.wins, self.cross)
 
     def merge(self, other: "Accumulator") -> None:
         """Add another accumulator's sums (same columns) into this one."""

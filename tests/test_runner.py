@@ -40,3 +40,20 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_done():
     result = run_games(fake_kernel(calls, interrupt_at=3), 1, 1000, np.zeros(1, np.int64),
                        np.zeros((2, 4), np.int64), acc, workers=1, chunk=300)
     assert result.interrupted and result.games == 600 and acc.n == 600
+
+
+def test_compiled_fold_matches_plain_numpy_sums():
+    """Accumulator.add folds rows in a compiled parallel pass; check it against numpy."""
+    rng = np.random.default_rng(5)
+    columns = ["winners", "hands", "a", "b", "c"]
+    acc = Accumulator(columns, 3, [("a", "hands"), ("c", "b")])
+    chunks = [rng.integers(-50, 1000, size=(n, len(columns))) for n in (1, 700, 5000, 33333)]
+    for rows in chunks:
+        rows[:, 0] = rng.integers(0, 8, size=rows.shape[0])  # winners: a bit mask of 3 seats
+        acc.add(rows)
+    every = np.concatenate(chunks)
+    assert acc.n == every.shape[0]
+    assert acc.sums.tolist() == every.sum(axis=0).tolist()
+    assert acc.sumsq.tolist() == (every * every).sum(axis=0).tolist()
+    assert acc.wins.tolist() == [int(((every[:, 0] >> s) & 1).sum()) for s in range(3)]
+    assert acc.cross.tolist() == [int((every[:, 2] * every[:, 1]).sum()), int((every[:, 4] * every[:, 3]).sum())]
