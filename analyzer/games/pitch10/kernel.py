@@ -850,7 +850,7 @@ def choose_move(params, strat, ws, mcws, seat, kind, n):
     return user_strategy(-1 - sid, ws[2], ws[1], n, ws[12])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
     """Play the hand on from the current decision (the first move ``forced`` if >= 0).
 
@@ -913,7 +913,7 @@ def mc_workspace(params):
             np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     scores, sc = ws[9], ws[13]
