@@ -162,7 +162,7 @@ def randbelow_state(n: np.int64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3
             return np.int64(m >> _U32S), s0, s1, s2, s3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_deal(deck: np.ndarray, rng: np.ndarray, dealer: np.int64, hands: np.ndarray) -> np.int64:
     """Shuffle ``deck`` (28 codes) in place from the stream ``rng`` and deal it.
 
