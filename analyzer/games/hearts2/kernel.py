@@ -262,6 +262,8 @@ def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, ta
     an illegal user move (``err`` filled)."""
     sid0 = strat[0, 0]
     sid1 = strat[1, 0]
+    # only ``mc`` reads the shown voids
+    track_voids = sid0 == st.MC or sid1 == st.MC
     while trick < TRICKS:
         seat = leader if led < 0 else 1 - leader
         hand = h0 if seat == 0 else h1
@@ -286,9 +288,10 @@ def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, ta
                 return False, taken0, taken1, ntr0, r0, r1, r2, r3
         if tracing:
             trace_decide(trace, seat, card, legal, codes)
-        shown = shown_void(trick, led, card, led < 0 and hearts_broken(h0, h1, dead))
-        void0 |= shown & (seat - 1)
-        void1 |= shown & -seat
+        if track_voids:
+            shown = shown_void(trick, led, card, led < 0 and hearts_broken(h0, h1, dead))
+            void0 |= shown & (seat - 1)
+            void1 |= shown & -seat
         flip = 1 << card
         h0 ^= flip & (seat - 1)
         h1 ^= flip & -seat
