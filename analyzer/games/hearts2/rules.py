@@ -152,6 +152,17 @@ def randbelow_state(n: np.int64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3
             return np.int64(m >> _U32S), s0, s1, s2, s3
 
 
+@njit(cache=True, inline="always")
+def swap_in(deck: np.ndarray, pos: np.int64, m: np.uint64) -> np.int64:
+    """One Fisher-Yates step: the card ``m >> 32`` places after ``pos`` (a Lemire product)
+    is swapped into ``deck[pos]``; returns it."""
+    j = pos + np.int64(m >> _U32S)
+    card = deck[j]
+    deck[j] = deck[pos]
+    deck[pos] = card
+    return card
+
+
 @njit(cache=True, _nrt=False)
 def shuffle_deal(deck: np.ndarray, rng: np.ndarray, dealer: np.int64, hands: np.ndarray) -> np.int64:
     """Shuffle ``deck`` (28 codes) in place from the stream ``rng`` and deal it.
@@ -160,15 +171,34 @@ def shuffle_deal(deck: np.ndarray, rng: np.ndarray, dealer: np.int64, hands: np.
     ``deck[pos:]``, drawn exactly without bias by Lemire's method from 32-bit halves of
     xoshiro256** outputs (high half first), the state kept in registers. The shuffled
     deck is then dealt as :func:`deal_masks` does; returns the dead-card mask.
+
+    Two positions per output while no half is rejected (each is, with probability below
+    28 / 2**32): the general one-half-at-a-time loop then takes over from where the pairs
+    stopped, with the same halves, so the deal is the same either way.
     """
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    a = 0  # odd positions: the non-dealer's hand
+    b = 0  # even positions: the dealer's hand, and the first dead card (removed at the end)
     spare = np.uint64(0)
     have = False
-    a = 0
-    b = 0
-    for pos in range(DECK_SIZE - 1):
-        bound = np.uint64(DECK_SIZE - pos)
-        limit = LEMIRE_THRESHOLD[DECK_SIZE - pos]
+    pos = 0
+    while pos < DECK_SIZE - 2:
+        x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        m = (x >> _U32S) * np.uint64(DECK_SIZE - pos)
+        if (m & _U32) < LEMIRE_THRESHOLD[DECK_SIZE - pos]:
+            spare = x & _U32  # the retry for ``pos`` takes the low half
+            have = True
+            break
+        b |= 1 << swap_in(deck, pos, m)
+        m = (x & _U32) * np.uint64(DECK_SIZE - 1 - pos)
+        if (m & _U32) < LEMIRE_THRESHOLD[DECK_SIZE - 1 - pos]:
+            pos += 1
+            break
+        a |= 1 << swap_in(deck, pos + 1, m)
+        pos += 2
+    for p in range(pos, DECK_SIZE - 1):  # the last position, or the rest after a rejection
+        bound = np.uint64(DECK_SIZE - p)
+        limit = LEMIRE_THRESHOLD[DECK_SIZE - p]
         while True:
             if have:
                 r = spare
@@ -181,17 +211,14 @@ def shuffle_deal(deck: np.ndarray, rng: np.ndarray, dealer: np.int64, hands: np.
             m = r * bound
             if (m & _U32) >= limit:
                 break
-        j = pos + np.int64(m >> _U32S)
-        card = deck[j]
-        deck[j] = deck[pos]
-        deck[pos] = card
-        if pos & 1:
+        card = swap_in(deck, p, m)
+        if p & 1:
             a |= 1 << card
-        elif pos:
+        else:
             b |= 1 << card
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     hands[1 - dealer] = a
-    hands[dealer] = b
+    hands[dealer] = b ^ (1 << deck[0])
     return (1 << deck[0]) | (1 << deck[DECK_SIZE - 1])
 
 
