@@ -16,6 +16,7 @@ A game's state is a *bundle* (``workspace``), arrays only:
                          S_LEAD (lead move of the trick in progress, -1 when none),
                          S_PLAYED (mask of the cards of finished tricks), S_ROUNDS,
                          S_DECISIONS, S_TRACK (1: keep ``slots`` up to date)
+    rng_scratch  uint64[4]  scratch RNG state (a traced deal previews the stock's order)
 Out row columns (spec.extra_columns), after winners, hands (rounds), decisions, score_0/1:
     points_dealer, points_nondealer   sums over the game's rounds
     as_led, as_led_trump              rounds where AS was led (as a trump)
@@ -72,7 +73,7 @@ from analyzer.games.two_ten_jack.rules import (
     suit_led,
 )
 from analyzer.jit import njit, prange
-from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_order, randbelow, seed_stream
+from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream
 
 # trace event codes
 EV_DEAL, EV_DECIDE, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5
@@ -144,7 +145,7 @@ def workspace(params):
     return (np.zeros(52, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
             np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(2, dtype=np.int64),
             np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros((2, N_SLOTS), dtype=np.int64),
-            np.zeros(2, dtype=np.int64), np.zeros(N_SC, dtype=np.int64))
+            np.zeros(2, dtype=np.int64), np.zeros(N_SC, dtype=np.int64), np.zeros(4, dtype=np.uint64))
 
 
 @njit(cache=True)
@@ -212,7 +213,7 @@ def to_move(ws):
 
 # ---- public knowledge of a hand ----------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def slot_play(slots, nslots, seat, card):
     """``seat`` played ``card``: it leaves from the oldest slot that allows it."""
     n = nslots[seat]
@@ -255,7 +256,7 @@ def start_round(ws):
             slots[s, k] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_round(ws, trace, tracing):
     """Round ``rounds + 1``: gather, deal 6 each one at a time from the DEAL stream, non-dealer first."""
     stock, legal, deal_rng, hands, sc = ws[0], ws[1], ws[3], ws[7], ws[10]
@@ -279,8 +280,8 @@ def deal_round(ws, trace, tracing):
         tr.emit(trace, EV_DEAL, sc[S_ROUNDS], sc[S_DEALER], 0, 0)
         for p in range(2):
             tr.emit_list(trace, p, legal, mask_list(hands[p], legal))
-        order = preview_order(stock, top, 52, deal_rng)
-        tr.emit_list(trace, TAG_STOCK, order, order.shape[0])
+        # the stock's order, previewed into the list scratch (the hands are emitted already)
+        tr.emit_list(trace, TAG_STOCK, legal, preview_into(stock, top, 52, deal_rng, legal, ws[11]))
 
 
 @njit(cache=True, inline="always")
@@ -518,23 +519,23 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
     return 0
 
 
-@njit(cache=True)
-def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced, first):
+@njit(cache=True, _nrt=False)
+def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced):
     """From the middle of a round: finish it, then play rounds until the game ends.
-    ``first`` gets the two seats' points of the current round. Returns -1 after an error."""
+    Returns (0, the two seats' points of the current round), or (-1, 0, 0) after an error."""
     taken = ws[5]
     if play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced) < 0:
-        return -1
-    first[0] = mask_points(taken[0])
-    first[1] = mask_points(taken[1])
+        return -1, 0, 0
+    p0 = mask_points(taken[0])
+    p1 = mask_points(taken[1])
     winners = settle_round(params, ws, out, trace, tracing)
     while winners == 0:
         deal_round(ws, trace, tracing)
         if play_turns(params, strat, ws, mcws, out, err, trace, tracing, -1) < 0:
-            return -1
+            return -1, 0, 0
         winners = settle_round(params, ws, out, trace, tracing)
     finish(ws, out, winners, trace, tracing)
-    return 0
+    return 0, p0, p1
 
 
 @njit(cache=True)
@@ -560,7 +561,7 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
     sc[S_TRACK] = tracks(strat)
     sc[S_DEALER] = randbelow(deal_rng, 2)
     deal_round(ws, trace, tracing)
-    play_rest(params, strat, ws, mcws, out, err, trace, tracing, -1, np.zeros(2, dtype=np.int64))
+    play_rest(params, strat, ws, mcws, out, err, trace, tracing, -1)
 
 
 @njit(cache=True)
@@ -622,7 +623,6 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
     mcws = mc_workspace(params)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
-    first = np.zeros(2, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     sample_rng = np.zeros(4, dtype=np.uint64)
     for j in range(lo, hi):
@@ -635,8 +635,8 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             seed_stream(ws[3], seed, start + j, hand_purpose(0))
             seed_stream(ws[4], seed, start + j, PLAY)
             out[:] = 0
-            play_rest(params, strat, ws, mcws, out, err, trace, False, options[i], first)
-            result[j, i, 0] = first[seat]
+            _, p0, p1 = play_rest(params, strat, ws, mcws, out, err, trace, False, options[i])
+            result[j, i, 0] = p1 if seat else p0
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
