@@ -100,6 +100,22 @@ def nth_bit(mask: np.int64, k: np.int64) -> np.int64:
     return lowest(m)
 
 
+#: the most moves a position can offer: 6 cards, AS counting twice when leading
+MAX_MOVES = 7
+
+
+@njit(cache=True, inline="always")
+def nth_move(mask: np.int64, k: np.int64) -> np.int64:
+    """``nth_bit`` for a move mask (at most ``MAX_MOVES`` bits), without a data-dependent
+    branch: the lowest bit is cleared in each of a fixed number of steps while the step is
+    below ``k`` (a loop of ``k`` steps would mispredict its exit on nearly every move)."""
+    m = mask
+    for i in range(MAX_MOVES - 1):
+        keep = np.int64(0) - np.int64(i >= k)  # all ones from step k on
+        m &= (m - 1) | keep
+    return lowest(m)
+
+
 @njit(cache=True, inline="always")
 def lead_moves(hand: np.int64) -> np.int64:
     """Legal leads: any card; AS only as one of its two declarations."""

@@ -49,11 +49,11 @@ from analyzer.games.two_ten_jack.rules import (
     SUIT_OF,
     follower_wins,
     lowest,
-    nth_bit,
+    nth_move,
     popcount,
 )
 from analyzer.jit import njit
-from analyzer.rng import randbelow
+from analyzer.rng import randbelow_w
 
 RANDOM, HEURISTIC, MC = 0, 1, 2
 
@@ -65,12 +65,14 @@ PLUS5_HEARTS = np.int64(PLUS5_MASK & SUIT_MASK[HEARTS])
 
 
 @njit(cache=True, inline="always")
-def random_move(mask: np.int64, rng: np.ndarray) -> np.int64:
-    """A uniformly chosen move of the legal move mask (no coin flip when forced)."""
+def random_move(mask: np.int64, words: tuple) -> tuple:
+    """A uniformly chosen move of the legal move mask (no coin flip when forced), from the
+    PLAY stream held as words (rng.load_words): (move, the advanced words)."""
     n = popcount(mask)
     if n == 1:
-        return lowest(mask)
-    return nth_bit(mask, randbelow(rng, n))
+        return lowest(mask), words
+    k, w = randbelow_w(words, n)
+    return nth_move(mask, k), w
 
 
 @njit(cache=True, inline="always")
