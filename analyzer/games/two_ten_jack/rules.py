@@ -128,13 +128,11 @@ def lead_moves(hand: np.int64) -> np.int64:
 def follow_moves(hand: np.int64, suit_led: np.int64) -> np.int64:
     """Legal follows: the suit led (AS counts as a spade and as a trump), else a trump
     (a heart or AS), else anything."""
-    m = hand & FOLLOW_MASK[suit_led]
-    if m:
-        return m
-    m = hand & TRUMP_MASK
-    if m:
-        return m
-    return hand
+    # selects, not branches: which case applies is a coin flip the CPU cannot predict
+    follow = hand & FOLLOW_MASK[suit_led]
+    trumps = hand & TRUMP_MASK
+    other = trumps if trumps else hand
+    return follow if follow else other
 
 
 @njit(cache=True, inline="always")
@@ -164,11 +162,9 @@ def follower_wins(lead: np.int64, follow: np.int64) -> bool:
     a non-trump)."""
     tf = TRUMP_STRENGTH[follow]
     tl = TRUMP_STRENGTH[lead]
-    if tf > tl:
-        return True
-    if tl > 0:
-        return False
-    return SUIT_OF[follow] == SUIT_OF[lead] and RANK_OF[follow] > RANK_OF[lead]
+    # non-short-circuit & and |: no branch on the (unpredictable) cards
+    beats_plain = (tl == 0) & (SUIT_OF[follow] == SUIT_OF[lead]) & (RANK_OF[follow] > RANK_OF[lead])
+    return (tf > tl) | beats_plain
 
 
 @njit(cache=True, inline="always")
