@@ -115,19 +115,9 @@ def user_strategy(slot, view, legal, n, rng):
 @njit(cache=True, inline="always")
 def point_bin(x):
     """Histogram bin of a player's round points: <=-10, -9..-5, -4..0, 1..4, 5..9, 10..14, >=15."""
-    if x <= -10:
-        return 0
-    if x <= -5:
-        return 1
-    if x <= 0:
-        return 2
-    if x <= 4:
-        return 3
-    if x <= 9:
-        return 4
-    if x <= 14:
-        return 5
-    return 6
+    # a sum of comparisons: branches on the points would mispredict
+    return (np.int64(x > -10) + np.int64(x > -5) + np.int64(x > 0) + np.int64(x > 4) + np.int64(x > 9)
+            + np.int64(x > 14))
 
 
 @njit(cache=True)

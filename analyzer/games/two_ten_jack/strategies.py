@@ -69,10 +69,10 @@ def random_move(mask: np.int64, words: tuple) -> tuple:
     """A uniformly chosen move of the legal move mask (no coin flip when forced), from the
     PLAY stream held as words (rng.load_words): (move, the advanced words)."""
     n = popcount(mask)
-    if n == 1:
-        return lowest(mask), words
-    k, w = randbelow_w(words, n)
-    return nth_move(mask, k), w
+    k, w = randbelow_w(words, n)  # n == 1: k == 0
+    # a forced move keeps the old words: a select, not a branch (forced or not is no
+    # pattern the CPU could learn)
+    return nth_move(mask, k), (words if n == 1 else w)
 
 
 @njit(cache=True, inline="always")
