@@ -107,12 +107,11 @@ MAX_MOVES = 7
 @njit(cache=True, inline="always")
 def nth_move(mask: np.int64, k: np.int64) -> np.int64:
     """``nth_bit`` for a move mask (at most ``MAX_MOVES`` bits), without a data-dependent
-    branch: the lowest bit is cleared in each of a fixed number of steps while the step is
-    below ``k`` (a loop of ``k`` steps would mispredict its exit on nearly every move)."""
+    branch: a fixed number of steps each clear the lowest bit while the step is below ``k``
+    (a conditional move; a loop of ``k`` steps would mispredict its exit on most moves)."""
     m = mask
     for i in range(MAX_MOVES - 1):
-        keep = np.int64(0) - np.int64(i >= k)  # all ones from step k on
-        m &= (m - 1) | keep
+        m = m & (m - 1) if i < k else m
     return lowest(m)
 
 
