@@ -110,9 +110,11 @@ def nth_move(mask: np.int64, k: np.int64) -> np.int64:
     branch: a fixed number of steps each clear the lowest bit while the step is below ``k``
     (a conditional move; a loop of ``k`` steps would mispredict its exit on most moves)."""
     m = mask
-    for i in range(MAX_MOVES - 1):
-        m = m & (m - 1) if i < k else m
-    return lowest(m)
+    kth = mask
+    for i in range(1, MAX_MOVES):
+        m &= m - 1  # ``mask`` without its i lowest bits: a chain that need not wait for k
+        kth = m if i == k else kth
+    return lowest(kth)
 
 
 @njit(cache=True, inline="always")
