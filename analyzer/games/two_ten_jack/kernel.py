@@ -27,9 +27,10 @@ Out row columns (spec.extra_columns), after winners, hands (rounds), decisions, 
 
 The rules live once, in ``deal_round``, ``play_move`` and ``settle_round`` (``apply_move``
 is ``play_move`` on the bundle). Two small drivers choose the moves: ``play_turns`` (any
-strategy: fresh games, records, evaluation) and ``rollout_turns`` (built-in base
-strategies only: what ``mc`` rolls out with; keeping it apart keeps the call graph free of
-recursion, which numba does not compile reliably). Both hold the round in local variables
+strategy: fresh games, records, evaluation) and ``builtin_turns`` (built-in base
+strategies only: what ``mc`` rolls out with, and what ``play_turns`` hands a round between
+built-ins to; keeping it apart keeps the call graph free of recursion, which numba does not
+compile reliably). Both hold the round in local variables
 while they play (``load_round``).
 
 What a seat knows of the other's hand (``slots``): one slot per card held, oldest first,
@@ -466,19 +467,39 @@ def choose_move(sid, mask, hand, lead, stock_left, played, words):
     return st.heuristic_follow(mask, lead_card(lead), stock_left), words
 
 
+@njit(cache=True, inline="always")
+def is_builtin(sid):
+    """Whether strategy ``sid`` is a built-in base strategy (random or heuristic)."""
+    return sid == st.RANDOM or sid == st.HEURISTIC
+
+
+@njit(cache=True, inline="always")
+def emit_decide(trace, seat, move, mask, legal):
+    tr.emit(trace, EV_DECIDE, seat, move, 0, 0)
+    tr.emit_list(trace, 0, legal, mask_list(mask, legal))
+
+
 @njit(cache=True, _nrt=False)
-def rollout_turns(base, ws, out, trace):
-    """Play the round to its end with both seats using built-in strategy ``base``."""
-    track = ws[10][S_TRACK] != 0
+def builtin_turns(sid0, sid1, ws, out, trace, tracing):
+    """Play the round to its end, seat s with built-in strategy ``sid<s>``: games between
+    built-ins and ``mc``'s rollouts. A loop of its own: without the mc and user paths the
+    round and both streams stay in registers."""
+    legal, sc = ws[1], ws[10]
+    track = sc[S_TRACK] != 0
     r = load_round(ws)
     play = load_words(ws[4])
+    moves = 0
     while r[R_TRICK] < TRICKS:
         hands, leader, lead, top, _, played, _ = r
         seat, mask = to_move(hands, leader, lead)
-        move, play = choose_move(base, mask, of_seat(hands, seat), lead, 52 - top, played, play)
-        r = play_move(ws, move, out, trace, False, track, r)
+        move, play = choose_move(sid1 if seat else sid0, mask, of_seat(hands, seat), lead, 52 - top, played, play)
+        moves += 1
+        if tracing:
+            emit_decide(trace, seat, move, mask, legal)
+        r = play_move(ws, move, out, trace, tracing, track, r)
     store_round(ws, r)
     store_words(ws[4], play)
+    sc[S_DECISIONS] += moves
 
 
 @njit(cache=True, _nrt=False)
@@ -507,7 +528,7 @@ def mc_move(ws, mcws, seat, mask, k, base):
         for i in range(n):
             copy_bundle(samp, roll)
             apply_move(roll, moves[i], out, trace, False)
-            rollout_turns(base, roll, out, trace)
+            builtin_turns(base, base, roll, out, trace, False)
             total[i] += mask_points(roll[5][seat])
     best = 0
     for i in range(1, n):
@@ -533,6 +554,9 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
     Returns 0, or -1 after an illegal user move (``err`` filled).
     """
     legal, view, play_rng, sc = ws[1], ws[2], ws[4], ws[10]
+    if forced < 0 and is_builtin(strat[0, 0]) and is_builtin(strat[1, 0]):
+        builtin_turns(strat[0, 0], strat[1, 0], ws, out, trace, tracing)
+        return 0
     track = sc[S_TRACK] != 0
     decisions = sc[S_DECISIONS]
     r = load_round(ws)
@@ -544,7 +568,7 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
         if forced >= 0:
             move = forced
             forced = -1
-        elif sid == st.RANDOM or sid == st.HEURISTIC:
+        elif is_builtin(sid):
             move, play = choose_move(sid, mask, of_seat(hands, seat), lead, 52 - top, played, play)
         else:  # mc and user strategies read the bundle and draw from the PLAY stream's array
             store_round(ws, r)
@@ -563,8 +587,7 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
             err[2] = move
             return -1
         if tracing:
-            tr.emit(trace, EV_DECIDE, seat, move, 0, 0)
-            tr.emit_list(trace, 0, legal, mask_list(mask, legal))
+            emit_decide(trace, seat, move, mask, legal)
         r = play_move(ws, move, out, trace, tracing, track, r)
     store_round(ws, r)
     store_words(play_rng, play)
