@@ -554,6 +554,7 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
     Returns 0, or -1 after an illegal user move (``err`` filled).
     """
     legal, view, play_rng, sc = ws[1], ws[2], ws[4], ws[10]
+    # between built-ins, the loop without the mc and user paths (fewer live values)
     if forced < 0 and is_builtin(strat[0, 0]) and is_builtin(strat[1, 0]):
         builtin_turns(strat[0, 0], strat[1, 0], ws, out, trace, tracing)
         return 0

@@ -107,8 +107,9 @@ MAX_MOVES = 7
 @njit(cache=True, inline="always")
 def nth_move(mask: np.int64, k: np.int64) -> np.int64:
     """``nth_bit`` for a move mask (at most ``MAX_MOVES`` bits), without a data-dependent
-    branch: a fixed number of steps each clear the lowest bit while the step is below ``k``
-    (a conditional move; a loop of ``k`` steps would mispredict its exit on most moves)."""
+    branch: a fixed chain of steps clears the lowest bits one by one, and a conditional
+    move keeps the step ``k`` result. A loop of ``k`` steps would mispredict its exit on
+    most moves; the chain starts before ``k`` is drawn, which keeps it off the critical path."""
     m = mask
     kth = mask
     for i in range(1, MAX_MOVES):
