@@ -145,3 +145,62 @@ def preview_order(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndar
     order = np.empty(end - top, dtype=deck.dtype)
     preview_into(deck, top, end, state, order, np.empty(4, dtype=np.uint64))
     return order
+
+
+# ---- the same streams, the state held in local variables ------------------------------------
+# numba gives LLVM no alias information, so a state kept in a uint64[4] array is reloaded
+# from memory after every store to any other array. A hot loop can instead hold the state
+# as a tuple of four words (``load_words``), advance it with the ``*_w`` twins below (same
+# outputs in the same order as their array forms) and put it back with ``store_words``
+# before anything else reads the array.
+
+@njit(cache=True, inline="always")
+def load_words(state: np.ndarray) -> tuple:
+    """The state of a uint64[4] array as a tuple of four words."""
+    return state[0], state[1], state[2], state[3]
+
+
+@njit(cache=True, inline="always")
+def store_words(state: np.ndarray, words: tuple) -> None:
+    """Write a tuple of four words back into a uint64[4] state array."""
+    state[0], state[1], state[2], state[3] = words
+
+
+@njit(cache=True, inline="always")
+def next_u64_w(words: tuple) -> tuple:
+    """:func:`next_u64` on a word tuple: (output, advanced words)."""
+    s0, s1, s2, s3 = words
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    n2 = s2 ^ s0
+    n3 = s3 ^ s1
+    n1 = s1 ^ n2
+    n0 = s0 ^ n3
+    return result, (n0, n1, n2 ^ t, _rotl(n3, 45))
+
+
+@njit(cache=True, inline="always")
+def randbelow_w(words: tuple, n: np.int64) -> tuple:
+    """:func:`randbelow` on a word tuple: (value, advanced words)."""
+    bound = np.uint64(n)
+    x, w = next_u64_w(words)
+    m = (x >> np.uint64(32)) * bound
+    low = m & _LOW32
+    if low < bound:
+        threshold = (_TWO32 - bound) % bound
+        while low < threshold:
+            x, w = next_u64_w(w)
+            m = (x >> np.uint64(32)) * bound
+            low = m & _LOW32
+    return np.int64(m >> np.uint64(32)), w
+
+
+@njit(cache=True, inline="always")
+def draw_lazy_w(deck: np.ndarray, top: np.int64, end: np.int64, words: tuple) -> tuple:
+    """:func:`draw_lazy` on a word tuple: (card, advanced words)."""
+    k, w = randbelow_w(words, end - top)
+    j = top + k
+    card = deck[j]
+    deck[j] = deck[top]
+    deck[top] = card
+    return card, w

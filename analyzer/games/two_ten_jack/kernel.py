@@ -16,6 +16,7 @@ A game's state is a *bundle* (``workspace``), arrays only:
                          S_LEAD (lead move of the trick in progress, -1 when none),
                          S_PLAYED (mask of the cards of finished tricks), S_ROUNDS,
                          S_DECISIONS, S_TRACK (1: keep ``slots`` up to date)
+    rng_scratch  uint64[4]  scratch RNG state (a traced deal previews the stock's order)
 Out row columns (spec.extra_columns), after winners, hands (rounds), decisions, score_0/1:
     points_dealer, points_nondealer   sums over the game's rounds
     as_led, as_led_trump              rounds where AS was led (as a trump)
@@ -24,10 +25,13 @@ Out row columns (spec.extra_columns), after winners, hands (rounds), decisions, 
     dealt_s                           rounds seat s dealt
     points_dealing_s, points_nondealing_s   seat s's points in the rounds it dealt / did not
 
-The rules live once, in ``deal_round``, ``apply_move`` and ``settle_round``. Two small
-drivers choose the moves: ``play_turns`` (any strategy: fresh games, records, evaluation)
-and ``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping
-it apart keeps the call graph free of recursion, which numba does not compile reliably).
+The rules live once, in ``deal_round``, ``play_move`` and ``settle_round`` (``apply_move``
+is ``play_move`` on the bundle). Two small drivers choose the moves: ``play_turns`` (any
+strategy: fresh games, records, evaluation) and ``builtin_turns`` (built-in base
+strategies only: what ``mc`` rolls out with, and what ``play_turns`` hands a round between
+built-ins to; keeping it apart keeps the call graph free of recursion, which numba does not
+compile reliably). Both hold the round in local variables
+while they play (``load_round``).
 
 What a seat knows of the other's hand (``slots``): one slot per card held, oldest first,
 each the mask of cards that slot cannot be, from the voids shown while it was held. When a
@@ -72,7 +76,8 @@ from analyzer.games.two_ten_jack.rules import (
     suit_led,
 )
 from analyzer.jit import njit, prange
-from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_order, randbelow, seed_stream
+from analyzer.rng import (DEAL, PLAY, draw_lazy_w, hand_purpose, load_words, next_u64, preview_into, randbelow,
+                          seed_stream, store_words)
 
 # trace event codes
 EV_DEAL, EV_DECIDE, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5
@@ -111,19 +116,9 @@ def user_strategy(slot, view, legal, n, rng):
 @njit(cache=True, inline="always")
 def point_bin(x):
     """Histogram bin of a player's round points: <=-10, -9..-5, -4..0, 1..4, 5..9, 10..14, >=15."""
-    if x <= -10:
-        return 0
-    if x <= -5:
-        return 1
-    if x <= 0:
-        return 2
-    if x <= 4:
-        return 3
-    if x <= 9:
-        return 4
-    if x <= 14:
-        return 5
-    return 6
+    # a sum of comparisons: branches on the points would mispredict
+    return (np.int64(x > -10) + np.int64(x > -5) + np.int64(x > 0) + np.int64(x > 4) + np.int64(x > 9)
+            + np.int64(x > 14))
 
 
 @njit(cache=True)
@@ -144,7 +139,7 @@ def workspace(params):
     return (np.zeros(52, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
             np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(2, dtype=np.int64),
             np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros((2, N_SLOTS), dtype=np.int64),
-            np.zeros(2, dtype=np.int64), np.zeros(N_SC, dtype=np.int64))
+            np.zeros(2, dtype=np.int64), np.zeros(N_SC, dtype=np.int64), np.zeros(4, dtype=np.uint64))
 
 
 @njit(cache=True)
@@ -198,21 +193,60 @@ def bad_move(move, mask):
     return move < 0 or move >= 64 or ((mask >> move) & 1) == 0
 
 
+# ---- the round in local variables --------------------------------------------------------------
+# The play loops hold the round's hot state in local variables, as one tuple
+#     r = (hands, leader, lead, top, trick, played, deal)
+# (hands: the pair of hand masks; the S_LEADER, S_LEAD, S_TOP, S_TRICK, S_PLAYED scalars;
+# deal: the DEAL stream's words, rng.load_words). numba gives LLVM no alias information, so
+# values kept in the bundle's arrays would be reloaded after every store to any array.
+# ``load_round`` / ``store_round`` move the round between the bundle and locals; the bundle
+# is brought up to date before anything else reads it (mc, a user strategy, the caller).
+R_TRICK = 4
+
+
 @njit(cache=True, inline="always")
-def to_move(ws):
-    """The seat to move and its legal move mask."""
+def load_round(ws):
+    """The round in locals (see above), from ``hands``, ``sc`` and ``deal_rng``."""
     hands, sc = ws[7], ws[10]
-    lead = sc[S_LEAD]
+    return ((hands[0], hands[1]), sc[S_LEADER], sc[S_LEAD], sc[S_TOP], sc[S_TRICK], sc[S_PLAYED],
+            load_words(ws[3]))
+
+
+@njit(cache=True, inline="always")
+def store_round(ws, r):
+    """Write the round in locals back into ``hands``, ``sc`` and ``deal_rng``."""
+    hands, sc = ws[7], ws[10]
+    pair, leader, lead, top, trick, played, deal = r
+    hands[0], hands[1] = pair
+    sc[S_LEADER], sc[S_LEAD], sc[S_TOP], sc[S_TRICK], sc[S_PLAYED] = leader, lead, top, trick, played
+    store_words(ws[3], deal)
+
+
+@njit(cache=True, inline="always")
+def set_seat(pair, seat, value):
+    """``pair`` (one value per seat) with seat ``seat``'s value replaced by ``value``."""
+    return (pair[0], value) if seat else (value, pair[1])
+
+
+@njit(cache=True, inline="always")
+def of_seat(pair, seat):
+    """Seat ``seat``'s value of ``pair`` (a tuple indexed by a variable would cost a
+    bounds-checked switch)."""
+    return pair[1] if seat else pair[0]
+
+
+@njit(cache=True, inline="always")
+def to_move(hands, leader, lead):
+    """The seat to move and its legal move mask (``lead``: the lead move, -1 when none)."""
     if lead < 0:
-        seat = sc[S_LEADER]
-        return seat, lead_moves(hands[seat])
-    seat = 1 - sc[S_LEADER]
-    return seat, follow_moves(hands[seat], suit_led(lead))
+        return leader, lead_moves(of_seat(hands, leader))
+    seat = 1 - leader
+    return seat, follow_moves(of_seat(hands, seat), suit_led(lead))
 
 
 # ---- public knowledge of a hand ----------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def slot_play(slots, nslots, seat, card):
     """``seat`` played ``card``: it leaves from the oldest slot that allows it."""
     n = nslots[seat]
@@ -255,7 +289,7 @@ def start_round(ws):
             slots[s, k] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_round(ws, trace, tracing):
     """Round ``rounds + 1``: gather, deal 6 each one at a time from the DEAL stream, non-dealer first."""
     stock, legal, deal_rng, hands, sc = ws[0], ws[1], ws[3], ws[7], ws[10]
@@ -267,10 +301,14 @@ def deal_round(ws, trace, tracing):
     hn = np.int64(0)
     hd = np.int64(0)
     top = 0
+    deal = load_words(deal_rng)
     for k in range(HAND_SIZE):
-        hn |= one << draw_lazy(stock, top, 52, deal_rng)
-        hd |= one << draw_lazy(stock, top + 1, 52, deal_rng)
+        cn, deal = draw_lazy_w(stock, top, 52, deal)
+        cd, deal = draw_lazy_w(stock, top + 1, 52, deal)
+        hn |= one << cn
+        hd |= one << cd
         top += 2
+    store_words(deal_rng, deal)
     hands[non] = hn
     hands[1 - non] = hd
     sc[S_TOP] = top
@@ -279,62 +317,61 @@ def deal_round(ws, trace, tracing):
         tr.emit(trace, EV_DEAL, sc[S_ROUNDS], sc[S_DEALER], 0, 0)
         for p in range(2):
             tr.emit_list(trace, p, legal, mask_list(hands[p], legal))
-        order = preview_order(stock, top, 52, deal_rng)
-        tr.emit_list(trace, TAG_STOCK, order, order.shape[0])
+        # the stock's order, previewed into the list scratch (the hands are emitted already)
+        tr.emit_list(trace, TAG_STOCK, legal, preview_into(stock, top, 52, deal_rng, legal, ws[11]))
 
 
 @njit(cache=True, inline="always")
-def apply_move(ws, move, out, trace, tracing):
+def play_move(ws, move, out, trace, tracing, track, r):
     """The seat to move plays ``move``: a lead, or a follow that ends the trick (winner,
-    cards taken, draws while the stock lasts)."""
-    stock, deal_rng, taken, hands, slots, nslots, sc = ws[0], ws[3], ws[5], ws[7], ws[8], ws[9], ws[10]
+    cards taken, draws while the stock lasts). ``r`` is the round in locals (``load_round``);
+    returns it updated. Writes ``taken``, the stock (lazy draws), ``out`` (AS leads), the
+    trace, and ``slots``/``nslots`` when ``track``."""
+    stock, taken, slots, nslots = ws[0], ws[5], ws[8], ws[9]
+    hands, leader, lead, top, trick, played, deal = r
     one = np.int64(1)
-    leader = sc[S_LEADER]
-    lead = sc[S_LEAD]
-    track = sc[S_TRACK] != 0
     if lead < 0:
         lc = lead_card(move)
-        hands[leader] ^= one << lc
-        sc[S_LEAD] = move
         if lc == ACE_SPADES:
             out[O_AS_LED] += 1
             if move == AS_TRUMP:
                 out[O_AS_TRUMP] += 1
         if track:
             slot_play(slots, nslots, leader, lc)
-        return
+        return set_seat(hands, leader, of_seat(hands, leader) ^ (one << lc)), leader, move, top, trick, played, deal
     follower = 1 - leader
     lc = lead_card(lead)
-    fc = move
-    hands[follower] ^= one << fc
     if track:
-        void = void_mask(suit_led(lead), fc)
+        void = void_mask(suit_led(lead), move)
         if void:
             for k in range(nslots[follower]):
                 slots[follower, k] |= void
-        slot_play(slots, nslots, follower, fc)
-    both = (one << lc) | (one << fc)
-    sc[S_PLAYED] |= both
-    winner = follower if follower_wins(lc, fc) else leader
+        slot_play(slots, nslots, follower, move)
+    both = (one << lc) | (one << move)
+    winner = follower if follower_wins(lc, move) else leader
     taken[winner] |= both
     if tracing:
-        tr.emit(trace, EV_TRICK, leader, lc, fc, winner)
-    top = sc[S_TOP]
+        tr.emit(trace, EV_TRICK, leader, lc, move, winner)
+    h = set_seat(hands, follower, of_seat(hands, follower) ^ (one << move))
     if top < 52:  # the winner draws, then the loser
-        cw = draw_lazy(stock, top, 52, deal_rng)
-        hands[winner] |= one << cw
-        cl = draw_lazy(stock, top + 1, 52, deal_rng)
-        hands[1 - winner] |= one << cl
-        sc[S_TOP] = top + 2
+        cw, deal = draw_lazy_w(stock, top, 52, deal)
+        cl, deal = draw_lazy_w(stock, top + 1, 52, deal)
+        h = set_seat(h, winner, of_seat(h, winner) | (one << cw))
+        h = set_seat(h, 1 - winner, of_seat(h, 1 - winner) | (one << cl))
+        top += 2
         if track:
             nslots[0] += 1
             nslots[1] += 1
         if tracing:
             tr.emit(trace, tr.LIST, TAG_DRAWS, cw, 0, 0)
             tr.emit(trace, tr.LIST, TAG_DRAWS, cl, 0, 0)
-    sc[S_LEADER] = winner
-    sc[S_LEAD] = -1
-    sc[S_TRICK] += 1
+    return h, winner, np.int64(-1), top, trick + 1, played | both, deal
+
+
+@njit(cache=True, inline="always")
+def apply_move(ws, move, out, trace, tracing):
+    """``play_move`` on the bundle (reads and writes the round's arrays)."""
+    store_round(ws, play_move(ws, move, out, trace, tracing, ws[10][S_TRACK] != 0, load_round(ws)))
 
 
 @njit(cache=True, _nrt=False)
@@ -419,24 +456,50 @@ def resample_hidden(ws, seat, rng):
 
 
 @njit(cache=True, inline="always")
-def choose_move(sid, mask, hand, lead, stock_left, played, rng):
+def choose_move(sid, mask, hand, lead, stock_left, played, words):
     """The move of a built-in base strategy ``sid`` (random or heuristic); ``lead`` is the
-    lead move, -1 when the seat leads."""
+    lead move, -1 when the seat leads; ``words`` the PLAY stream (rng.load_words).
+    Returns (move, the advanced words)."""
     if sid == st.RANDOM:
-        return st.random_move(mask, rng)
+        return st.random_move(mask, words)
     if lead < 0:
-        return st.heuristic_lead(hand, played, stock_left)
-    return st.heuristic_follow(mask, lead_card(lead), stock_left)
+        return st.heuristic_lead(hand, played, stock_left), words
+    return st.heuristic_follow(mask, lead_card(lead), stock_left), words
+
+
+@njit(cache=True, inline="always")
+def is_builtin(sid):
+    """Whether strategy ``sid`` is a built-in base strategy (random or heuristic)."""
+    return sid == st.RANDOM or sid == st.HEURISTIC
+
+
+@njit(cache=True, inline="always")
+def emit_decide(trace, seat, move, mask, legal):
+    tr.emit(trace, EV_DECIDE, seat, move, 0, 0)
+    tr.emit_list(trace, 0, legal, mask_list(mask, legal))
 
 
 @njit(cache=True, _nrt=False)
-def rollout_turns(base, ws, out, trace):
-    """Play the round to its end with both seats using built-in strategy ``base``."""
-    hands, play_rng, sc = ws[7], ws[4], ws[10]
-    while sc[S_TRICK] < TRICKS:
-        seat, mask = to_move(ws)
-        move = choose_move(base, mask, hands[seat], sc[S_LEAD], 52 - sc[S_TOP], sc[S_PLAYED], play_rng)
-        apply_move(ws, move, out, trace, False)
+def builtin_turns(sid0, sid1, ws, out, trace, tracing):
+    """Play the round to its end, seat s with built-in strategy ``sid<s>``: games between
+    built-ins and ``mc``'s rollouts. A loop of its own: without the mc and user paths the
+    round and both streams stay in registers."""
+    legal, sc = ws[1], ws[10]
+    track = sc[S_TRACK] != 0
+    r = load_round(ws)
+    play = load_words(ws[4])
+    moves = 0
+    while r[R_TRICK] < TRICKS:
+        hands, leader, lead, top, _, played, _ = r
+        seat, mask = to_move(hands, leader, lead)
+        move, play = choose_move(sid1 if seat else sid0, mask, of_seat(hands, seat), lead, 52 - top, played, play)
+        moves += 1
+        if tracing:
+            emit_decide(trace, seat, move, mask, legal)
+        r = play_move(ws, move, out, trace, tracing, track, r)
+    store_round(ws, r)
+    store_words(ws[4], play)
+    sc[S_DECISIONS] += moves
 
 
 @njit(cache=True, _nrt=False)
@@ -465,7 +528,7 @@ def mc_move(ws, mcws, seat, mask, k, base):
         for i in range(n):
             copy_bundle(samp, roll)
             apply_move(roll, moves[i], out, trace, False)
-            rollout_turns(base, roll, out, trace)
+            builtin_turns(base, base, roll, out, trace, False)
             total[i] += mask_points(roll[5][seat])
     best = 0
     for i in range(1, n):
@@ -490,51 +553,66 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
     """
-    legal, view, play_rng, hands, sc = ws[1], ws[2], ws[4], ws[7], ws[10]
-    while sc[S_TRICK] < TRICKS:
-        seat, mask = to_move(ws)
+    legal, view, play_rng, sc = ws[1], ws[2], ws[4], ws[10]
+    # between built-ins, the loop without the mc and user paths (fewer live values)
+    if forced < 0 and is_builtin(strat[0, 0]) and is_builtin(strat[1, 0]):
+        builtin_turns(strat[0, 0], strat[1, 0], ws, out, trace, tracing)
+        return 0
+    track = sc[S_TRACK] != 0
+    decisions = sc[S_DECISIONS]
+    r = load_round(ws)
+    play = load_words(play_rng)
+    while r[R_TRICK] < TRICKS:
+        hands, leader, lead, top, _, played, _ = r
+        seat, mask = to_move(hands, leader, lead)
         sid = strat[seat, 0]
-        lead = sc[S_LEAD]
         if forced >= 0:
             move = forced
             forced = -1
-        elif sid == st.MC:
-            move = mc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2])
-        elif sid >= 0:
-            move = choose_move(sid, mask, hands[seat], lead, 52 - sc[S_TOP], sc[S_PLAYED], play_rng)
-        else:
-            fill_view(view, seat, ws, params[P_TARGET], lead)
-            move = choose_user(sid, mask, play_rng, legal, view)
-        sc[S_DECISIONS] += 1
+        elif is_builtin(sid):
+            move, play = choose_move(sid, mask, of_seat(hands, seat), lead, 52 - top, played, play)
+        else:  # mc and user strategies read the bundle and draw from the PLAY stream's array
+            store_round(ws, r)
+            store_words(play_rng, play)
+            if sid == st.MC:
+                move = mc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2])
+            else:
+                fill_view(view, seat, ws, params[P_TARGET], lead)
+                move = choose_user(sid, mask, play_rng, legal, view)
+            play = load_words(play_rng)
+        decisions += 1
         if sid < 0 and bad_move(move, mask):
-            err[0] = sc[S_DECISIONS]
+            sc[S_DECISIONS] = decisions
+            err[0] = decisions
             err[1] = seat
             err[2] = move
             return -1
         if tracing:
-            tr.emit(trace, EV_DECIDE, seat, move, 0, 0)
-            tr.emit_list(trace, 0, legal, mask_list(mask, legal))
-        apply_move(ws, move, out, trace, tracing)
+            emit_decide(trace, seat, move, mask, legal)
+        r = play_move(ws, move, out, trace, tracing, track, r)
+    store_round(ws, r)
+    store_words(play_rng, play)
+    sc[S_DECISIONS] = decisions
     return 0
 
 
-@njit(cache=True)
-def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced, first):
+@njit(cache=True, _nrt=False)
+def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced):
     """From the middle of a round: finish it, then play rounds until the game ends.
-    ``first`` gets the two seats' points of the current round. Returns -1 after an error."""
+    Returns (0, the two seats' points of the current round), or (-1, 0, 0) after an error."""
     taken = ws[5]
     if play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced) < 0:
-        return -1
-    first[0] = mask_points(taken[0])
-    first[1] = mask_points(taken[1])
+        return -1, 0, 0
+    p0 = mask_points(taken[0])
+    p1 = mask_points(taken[1])
     winners = settle_round(params, ws, out, trace, tracing)
     while winners == 0:
         deal_round(ws, trace, tracing)
         if play_turns(params, strat, ws, mcws, out, err, trace, tracing, -1) < 0:
-            return -1
+            return -1, 0, 0
         winners = settle_round(params, ws, out, trace, tracing)
     finish(ws, out, winners, trace, tracing)
-    return 0
+    return 0, p0, p1
 
 
 @njit(cache=True)
@@ -560,7 +638,7 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
     sc[S_TRACK] = tracks(strat)
     sc[S_DEALER] = randbelow(deal_rng, 2)
     deal_round(ws, trace, tracing)
-    play_rest(params, strat, ws, mcws, out, err, trace, tracing, -1, np.zeros(2, dtype=np.int64))
+    play_rest(params, strat, ws, mcws, out, err, trace, tracing, -1)
 
 
 @njit(cache=True)
@@ -622,7 +700,6 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
     mcws = mc_workspace(params)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
-    first = np.zeros(2, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     sample_rng = np.zeros(4, dtype=np.uint64)
     for j in range(lo, hi):
@@ -635,8 +712,8 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             seed_stream(ws[3], seed, start + j, hand_purpose(0))
             seed_stream(ws[4], seed, start + j, PLAY)
             out[:] = 0
-            play_rest(params, strat, ws, mcws, out, err, trace, False, options[i], first)
-            result[j, i, 0] = first[seat]
+            _, p0, p1 = play_rest(params, strat, ws, mcws, out, err, trace, False, options[i])
+            result[j, i, 0] = p1 if seat else p0
             result[j, i, 1] = (out[0] >> seat) & 1
 
 

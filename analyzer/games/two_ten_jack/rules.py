@@ -100,6 +100,24 @@ def nth_bit(mask: np.int64, k: np.int64) -> np.int64:
     return lowest(m)
 
 
+#: the most moves a position can offer: 6 cards, AS counting twice when leading
+MAX_MOVES = 7
+
+
+@njit(cache=True, inline="always")
+def nth_move(mask: np.int64, k: np.int64) -> np.int64:
+    """``nth_bit`` for a move mask (at most ``MAX_MOVES`` bits), without a data-dependent
+    branch: a fixed chain of steps clears the lowest bits one by one, and a conditional
+    move keeps the step ``k`` result. A loop of ``k`` steps would mispredict its exit on
+    most moves; the chain starts before ``k`` is drawn, which keeps it off the critical path."""
+    m = mask
+    kth = mask
+    for i in range(1, MAX_MOVES):
+        m &= m - 1  # ``mask`` without its i lowest bits: a chain that need not wait for k
+        kth = m if i == k else kth
+    return lowest(kth)
+
+
 @njit(cache=True, inline="always")
 def lead_moves(hand: np.int64) -> np.int64:
     """Legal leads: any card; AS only as one of its two declarations."""
@@ -112,13 +130,11 @@ def lead_moves(hand: np.int64) -> np.int64:
 def follow_moves(hand: np.int64, suit_led: np.int64) -> np.int64:
     """Legal follows: the suit led (AS counts as a spade and as a trump), else a trump
     (a heart or AS), else anything."""
-    m = hand & FOLLOW_MASK[suit_led]
-    if m:
-        return m
-    m = hand & TRUMP_MASK
-    if m:
-        return m
-    return hand
+    # selects, not branches: which case applies is a coin flip the CPU cannot predict
+    follow = hand & FOLLOW_MASK[suit_led]
+    trumps = hand & TRUMP_MASK
+    other = trumps if trumps else hand
+    return follow if follow else other
 
 
 @njit(cache=True, inline="always")
@@ -148,11 +164,9 @@ def follower_wins(lead: np.int64, follow: np.int64) -> bool:
     a non-trump)."""
     tf = TRUMP_STRENGTH[follow]
     tl = TRUMP_STRENGTH[lead]
-    if tf > tl:
-        return True
-    if tl > 0:
-        return False
-    return SUIT_OF[follow] == SUIT_OF[lead] and RANK_OF[follow] > RANK_OF[lead]
+    # non-short-circuit & and |: no branch on the (unpredictable) cards
+    beats_plain = (tl == 0) & (SUIT_OF[follow] == SUIT_OF[lead]) & (RANK_OF[follow] > RANK_OF[lead])
+    return (tf > tl) | beats_plain
 
 
 @njit(cache=True, inline="always")

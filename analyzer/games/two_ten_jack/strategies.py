@@ -49,11 +49,11 @@ from analyzer.games.two_ten_jack.rules import (
     SUIT_OF,
     follower_wins,
     lowest,
-    nth_bit,
+    nth_move,
     popcount,
 )
 from analyzer.jit import njit
-from analyzer.rng import randbelow
+from analyzer.rng import randbelow_w
 
 RANDOM, HEURISTIC, MC = 0, 1, 2
 
@@ -65,16 +65,18 @@ PLUS5_HEARTS = np.int64(PLUS5_MASK & SUIT_MASK[HEARTS])
 
 
 @njit(cache=True, inline="always")
-def random_move(mask: np.int64, rng: np.ndarray) -> np.int64:
-    """A uniformly chosen move of the legal move mask (no coin flip when forced)."""
+def random_move(mask: np.int64, words: tuple) -> tuple:
+    """A uniformly chosen move of the legal move mask (no coin flip when forced), from the
+    PLAY stream held as words (rng.load_words): (move, the advanced words)."""
     n = popcount(mask)
-    if n == 1:
-        return lowest(mask)
-    return nth_bit(mask, randbelow(rng, n))
+    k, w = randbelow_w(words, n)  # n == 1: k == 0
+    # a forced move keeps the old words: a select, not a branch (forced or not is no
+    # pattern the CPU could learn)
+    return nth_move(mask, k), (words if n == 1 else w)
 
 
-@njit(cache=True, inline="always")
-def keep_value(card: np.int64, stock_left: np.int64) -> np.int64:
+def keep_value(card: int, stock_left: int) -> int:
+    """What spending ``card`` gives up (tabled in ``KEEP_VALUE``)."""
     if card == ACE_SPADES:
         return AS_KEEP_STOCK if stock_left > 0 else AS_KEEP_END
     if SUIT_OF[card] == HEARTS:
@@ -86,29 +88,39 @@ def keep_value(card: np.int64, stock_left: np.int64) -> np.int64:
     return RANK_OF[card]
 
 
+#: a value per card, for the stock gone (row 0) and lasting (row 1), flat: ``row * 52 + card``.
+#: Looked up, not computed: branches on the cards would mispredict on most moves.
+N_CARDS = 52
+KEEP_VALUE = np.array([keep_value(c, s) for s in (0, 1) for c in range(N_CARDS)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def stock_row(stock_left: np.int64) -> np.int64:
+    """Offset of the row of a per-card table (``KEEP_VALUE``, ``LEAD_COST``)."""
+    return N_CARDS * np.int64(stock_left > 0)
+
+
 @njit(cache=True)
 def heuristic_follow(mask: np.int64, lead: np.int64, stock_left: np.int64) -> np.int64:
     if mask & (mask - 1) == 0:
         return lowest(mask)
     t = CARD_POINTS[lead]
+    row = stock_row(stock_left)
     best, best_score = -1, -(1 << 30)
     m = mask
     while m:
         c = lowest(m)
         m &= m - 1
         v = t + CARD_POINTS[c]
-        if follower_wins(lead, c):
-            score = 16 * v + 2
-        else:
-            score = -16 * v
-        score -= keep_value(c, stock_left)
-        if score > best_score:
-            best, best_score = c, score
+        score = (16 * v + 2 if follower_wins(lead, c) else -16 * v) - KEEP_VALUE[row + c]
+        better = score > best_score  # ties: the lower card (selects, not a branch)
+        best = c if better else best
+        best_score = score if better else best_score
     return best
 
 
-@njit(cache=True, inline="always")
-def lead_cost(card: np.int64, stock_left: np.int64) -> np.int64:
+def lead_cost(card: int, stock_left: int) -> int:
+    """What leading ``card`` costs (tabled in ``LEAD_COST``)."""
     suit = SUIT_OF[card]
     rank = RANK_OF[card]
     p = CARD_POINTS[card]
@@ -125,6 +137,9 @@ def lead_cost(card: np.int64, stock_left: np.int64) -> np.int64:
     return rank
 
 
+LEAD_COST = np.array([lead_cost(c, s) for s in (0, 1) for c in range(N_CARDS)], dtype=np.int64)
+
+
 @njit(cache=True)
 def heuristic_lead(hand: np.int64, played: np.int64, stock_left: np.int64) -> np.int64:
     unseen_hearts = HEARTS_MASK & ~hand & ~played
@@ -133,12 +148,14 @@ def heuristic_lead(hand: np.int64, played: np.int64, stock_left: np.int64) -> np
             return AS_TRUMP
         if hand == AS_BIT:
             return AS_TRUMP if unseen_hearts else AS_SPADE
+    row = stock_row(stock_left)
     best, best_cost = -1, 1 << 30
     m = hand & ~AS_BIT
     while m:
         c = lowest(m)
         m &= m - 1
-        cost = lead_cost(c, stock_left)
-        if cost < best_cost:
-            best, best_cost = c, cost
+        cost = LEAD_COST[row + c]
+        better = cost < best_cost  # ties: the lower card (selects, not a branch)
+        best = c if better else best
+        best_cost = cost if better else best_cost
     return best
