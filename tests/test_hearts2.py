@@ -88,6 +88,96 @@ def test_shuffle_deal_is_a_permutation_dealt_like_deal_masks_and_uniform():
 
 # ---- first lead, legal moves -----------------------------------------------------------
 
+_M64 = (1 << 64) - 1
+
+
+def _rotl(x: int, k: int) -> int:
+    return ((x << k) | (x >> (64 - k))) & _M64
+
+
+def _xoshiro_step(s: list[int]) -> tuple[int, list[int]]:
+    s0, s1, s2, s3 = s
+    out = (_rotl((s1 * 5) & _M64, 7) * 9) & _M64
+    t = (s1 << 17) & _M64
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    return out, [s0, s1, s2, _rotl(s3, 45)]
+
+
+def _xoshiro_unstep(s: list[int]) -> list[int]:
+    """The state one step back (xoshiro256** is invertible)."""
+    s0p, s1p, s2p, s3p = s
+    a = _rotl(s3p, 64 - 45)
+    s0 = s0p ^ a
+    y = s1p ^ s2p
+    s1 = (y ^ (y << 17) ^ (y << 34) ^ (y << 51)) & _M64
+    return [s0, s1, s1p ^ s1 ^ s0, a ^ s1]
+
+
+def _reference_shuffle_deal(deck: list[int], s: list[int], dealer: int):
+    """Plain Python: Fisher-Yates from 32-bit halves (high first), one half at a time."""
+    deck, s = list(deck), list(s)
+    spare, a, b, rejections = None, 0, 0, 0
+    for pos in range(27):
+        n = 28 - pos
+        while True:
+            if spare is not None:
+                r, spare = spare, None
+            else:
+                x, s = _xoshiro_step(s)
+                r, spare = x >> 32, x & 0xFFFFFFFF
+            m = r * n
+            if (m & 0xFFFFFFFF) >= ((1 << 32) - n) % n:
+                break
+            rejections += 1
+        j = pos + (m >> 32)
+        deck[j], deck[pos] = deck[pos], deck[j]
+        if pos & 1:
+            a |= 1 << deck[pos]
+        elif pos:
+            b |= 1 << deck[pos]
+    hands = [0, 0]
+    hands[1 - dealer], hands[dealer] = a, b
+    return deck, s, hands, (1 << deck[0]) | (1 << deck[27]), rejections
+
+
+def test_shuffle_deal_equals_plain_fisher_yates_also_when_halves_are_rejected():
+    """The compiled shuffle takes two positions per output until a half is rejected (rare:
+    below 28 in 2**32); streams are rigged here so rejections happen at many positions."""
+    import random
+
+    inv9, inv5 = pow(9, -1, 1 << 64), pow(5, -1, 1 << 64)
+    rnd = random.Random(3)
+    rejections = 0
+    for trial in range(400):
+        s = [rnd.getrandbits(64) for _ in range(4)]
+        for j in sorted(rnd.sample(range(16), rnd.randint(1, 3))):
+            # make output j have a zero high and/or low half: a rejection unless n | 2**32
+            hi = 0 if rnd.random() < 0.6 else rnd.getrandbits(32)
+            lo = 0 if rnd.random() < 0.6 else rnd.getrandbits(32)
+            cur = list(s)
+            for _ in range(j):
+                _, cur = _xoshiro_step(cur)
+            cur[1] = (_rotl((((hi << 32) | lo) * inv9) & _M64, 64 - 7) * inv5) & _M64
+            for _ in range(j):
+                cur = _xoshiro_unstep(cur)
+            s = cur
+        deck = list(R.DECK_CODES) if trial % 2 == 0 else rnd.sample(list(R.DECK_CODES), 28)
+        dealer = trial % 2
+        want_deck, want_s, want_hands, want_dead, rejected = _reference_shuffle_deal(deck, s, dealer)
+        rejections += rejected
+        d = np.array(deck, dtype=np.int64)
+        rng = np.array(s, dtype=np.uint64)
+        hands = np.zeros(2, dtype=np.int64)
+        dead = R.shuffle_deal(d, rng, dealer, hands)
+        assert d.tolist() == want_deck and [int(v) for v in rng] == want_s
+        assert hands.tolist() == want_hands and dead == want_dead
+    assert rejections > 100  # the rigging worked: the retry path was exercised
+
+
 def test_first_lead_2c_then_4c_then_6c():
     assert R.first_lead(mask("AS QH")) == parse_card("2C")
     assert R.first_lead(mask("2C QH")) == parse_card("4C")
