@@ -7,7 +7,8 @@ dealer (or, per hand, ``hand_purpose(k)``), and ``PLAY`` for strategy coin flips
 whole shuffle without disturbing the strategies, and decision evaluation can replay the
 same deals under different choices (common random numbers).
 
-A state is a ``uint64[4]`` array, advanced in place.
+A state is a ``uint64[4]`` array, advanced in place. The ``*_w`` variants take and return
+the four words as a tuple instead, for play loops that keep a stream in registers.
 """
 
 from __future__ import annotations
