@@ -222,7 +222,7 @@ def start_game(seed, index, params, strat, ws, out, err):
     sc[S_SIZE] = FIRST_HAND_SIZE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def deal_hand(params, ws, out, trace, tracing):
     """Gather the unscored cards and deal the next hand; False when the 0-card safeguard
     ends the game instead (winners set)."""
@@ -650,7 +650,7 @@ def choose_move(strat, params, ws, samp, roll, seat, kind, hand, hs, s, best, st
     return user_strategy(-1 - sid, view, legal, n, play_rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
     """Play the hand on to its final trick (the first move ``forced`` if >= 0).
 
