@@ -66,32 +66,19 @@ def hand_purpose(hand: np.int64) -> np.int64:
 
 @njit(cache=True, inline="always")
 def next_u64(state: np.ndarray) -> np.uint64:
-    """xoshiro256**: the next 64-bit output; advances ``state`` in place."""
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    """xoshiro256**: the next 64-bit output; advances ``state`` in place (:func:`next_u64_w`)."""
+    result, words = next_u64_w(load_words(state))
+    store_words(state, words)
     return result
 
 
 @njit(cache=True, inline="always")
 def randbelow(state: np.ndarray, n: np.int64) -> np.int64:
-    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased (Lemire)."""
-    bound = np.uint64(n)
-    m = (next_u64(state) >> np.uint64(32)) * bound
-    low = m & _LOW32
-    if low < bound:
-        threshold = (_TWO32 - bound) % bound
-        while low < threshold:
-            m = (next_u64(state) >> np.uint64(32)) * bound
-            low = m & _LOW32
-    return np.int64(m >> np.uint64(32))
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased (Lemire;
+    :func:`randbelow_w`); advances ``state`` in place."""
+    value, words = randbelow_w(load_words(state), n)
+    store_words(state, words)
+    return value
 
 
 @njit(cache=True, inline="always")
@@ -108,10 +95,8 @@ def draw_lazy(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray)
     Drawing cards this way, one at a time, yields exactly the order a full forward
     shuffle from the same stream would give, while only paying for the cards drawn.
     """
-    j = ix(top + randbelow(state, end - top))
-    card = deck[j]
-    deck[j] = deck[ix(top)]
-    deck[ix(top)] = card
+    card, words = draw_lazy_w(deck, top, end, load_words(state))
+    store_words(state, words)
     return card
 
 
@@ -148,12 +133,12 @@ def preview_order(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndar
     return order
 
 
-# ---- the same streams, the state held in local variables ------------------------------------
+# ---- the generator on a state held in local variables ------------------------------------------
 # numba gives LLVM no alias information, so a state kept in a uint64[4] array is reloaded
 # from memory after every store to any other array. A hot loop can instead hold the state
-# as a tuple of four words (``load_words``), advance it with the ``*_w`` twins below (same
-# outputs in the same order as their array forms) and put it back with ``store_words``
-# before anything else reads the array.
+# as a tuple of four words (``load_words``), advance it with the ``*_w`` functions below
+# and put it back with ``store_words`` before anything else reads the array. They are the
+# one implementation: ``next_u64``, ``randbelow`` and ``draw_lazy`` wrap them.
 
 @njit(cache=True, inline="always")
 def load_words(state: np.ndarray) -> tuple:
@@ -169,7 +154,7 @@ def store_words(state: np.ndarray, words: tuple) -> None:
 
 @njit(cache=True, inline="always")
 def next_u64_w(words: tuple) -> tuple:
-    """:func:`next_u64` on a word tuple: (output, advanced words)."""
+    """xoshiro256** on a word tuple: (the next 64-bit output, the advanced words)."""
     s0, s1, s2, s3 = words
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
@@ -182,7 +167,9 @@ def next_u64_w(words: tuple) -> tuple:
 
 @njit(cache=True, inline="always")
 def randbelow_w(words: tuple, n: np.int64) -> tuple:
-    """:func:`randbelow` on a word tuple: (value, advanced words)."""
+    """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased (Lemire: the
+    high 32 bits of an output times ``n``, retried below the threshold), on a word tuple:
+    (value, advanced words)."""
     bound = np.uint64(n)
     x, w = next_u64_w(words)
     m = (x >> np.uint64(32)) * bound
@@ -198,10 +185,10 @@ def randbelow_w(words: tuple, n: np.int64) -> tuple:
 
 @njit(cache=True, inline="always")
 def draw_lazy_w(deck: np.ndarray, top: np.int64, end: np.int64, words: tuple) -> tuple:
-    """:func:`draw_lazy` on a word tuple: (card, advanced words)."""
+    """One forward Fisher-Yates step (:func:`draw_lazy`) on a word tuple: (card, advanced words)."""
     k, w = randbelow_w(words, end - top)
-    j = top + k
+    j = ix(top + k)
     card = deck[j]
-    deck[j] = deck[top]
-    deck[top] = card
+    deck[j] = deck[ix(top)]
+    deck[ix(top)] = card
     return card, w

@@ -62,6 +62,8 @@ class Accumulator:
         self.sumsq = np.zeros(len(columns), dtype=np.int64)
         self.wins = np.zeros(players, dtype=np.int64)
         self.pairs = [(columns.index(a), columns.index(b)) for a, b in (pairs or [])]
+        self._pair_i = np.array([i for i, _ in self.pairs], dtype=np.int64)
+        self._pair_j = np.array([j for _, j in self.pairs], dtype=np.int64)
         self.cross = np.zeros(len(self.pairs), dtype=np.int64)
 
     def add(self, rows: np.ndarray) -> None:
@@ -71,10 +73,8 @@ class Accumulator:
         from analyzer.jit import numba
 
         self.n += rows.shape[0]
-        pair_i = np.array([i for i, _ in self.pairs], dtype=np.int64)
-        pair_j = np.array([j for _, j in self.pairs], dtype=np.int64)
         blocks = max(1, min(rows.shape[0] // 1024, 4 * numba.get_num_threads()))
-        fold_rows(np.ascontiguousarray(rows, dtype=np.int64), np.int64(self.players), pair_i, pair_j,
+        fold_rows(np.ascontiguousarray(rows, dtype=np.int64), np.int64(self.players), self._pair_i, self._pair_j,
                   np.int64(blocks), self.sums, self.sumsq, self.wins, self.cross)
 
     def merge(self, other: "Accumulator") -> None:

@@ -45,16 +45,9 @@ def total_after(total: np.int64, move: np.int64) -> np.int64:
     return total + MOVE_DELTA[ix(move)]
 
 
-@njit(cache=True, inline="always")
-def is_legal(total: np.int64, move: np.int64) -> bool:
-    """Legal iff the total stays at most 99; T-10 only from 10 up (never below 0)."""
-    if move == MOVE_TEN_DOWN:
-        return total >= 10
-    return total_after(total, move) <= LIMIT
-
-
 def _legal_at(total: int) -> int:
-    """Bit mask of the move codes that are legal on a pile of ``total`` (see is_legal)."""
+    """Bit mask of the move codes that are legal on a pile of ``total``: a move is legal iff
+    the total stays at most 99, and T-10 only from 10 up (never below 0)."""
     mask = 0
     for move in range(N_MOVES):
         if move == MOVE_TEN_DOWN:
@@ -92,14 +85,6 @@ def legal_moves(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.nd
         n += (open_moves >> (first + 1)) & (RANK_MOVE_COUNT[ix(rank)] - 1)
         open_moves &= ~RANK_MOVES[ix(rank)]  # a second card of the same rank adds no move
     return n
-
-
-@njit(cache=True)
-def holds_rank(hand: np.ndarray, rank: np.int64) -> bool:
-    for i in range(hand.shape[0]):
-        if RANK_OF[hand[i]] == rank:
-            return True
-    return False
 
 
 @njit(cache=True, inline="always")
