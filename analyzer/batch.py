@@ -54,9 +54,9 @@ class Run:
     @functools.cached_property
     def key(self) -> str:
         """Hash of the settings and the compiled sources, fixed once per job (checkpoint folder)."""
-        from analyzer.jit import _source_hash
+        from analyzer.jit import source_hash
 
-        text = json.dumps(asdict(self), sort_keys=True, default=str) + _source_hash()
+        text = json.dumps(asdict(self), sort_keys=True, default=str) + source_hash()
         return hashlib.sha1(text.encode()).hexdigest()[:16]
 
     def chunks(self) -> list[tuple[int, int]]:

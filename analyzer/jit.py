@@ -2,44 +2,93 @@
 
 numba's on-disk cache is keyed on the source of the file that holds a cached function,
 so a change in a callee living in another file is not seen (see DESIGN.md). We sidestep
-that by pointing NUMBA_CACHE_DIR at a folder named after a hash of every source file of
-the package that holds compiled code: any edit to such a file gives a fresh cache, and a stale kernel is impossible.
+that with a cache locator of our own (``GameCacheLocator``): a function of the package is
+cached in a folder named after a hash of the compiled files it can reach: the shared ones
+(``rng.py``, ``trace.py``, ...) and, for a game's function, that game's package. So a
+stale kernel is impossible, and editing one game's kernel recompiles that game only.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
+_GAMES = _PACKAGE / "games"
 
 
-def _source_hash() -> str:
-    """Hash of every package file that holds compiled code (mentions ``njit``)."""
+def _compiled_files() -> list[Path]:
+    """Package files that hold compiled code (mention ``njit``), in a fixed order."""
+    return [p for p in sorted(_PACKAGE.rglob("*.py")) if b"njit" in p.read_bytes()]
+
+
+def _digest(paths: list[Path]) -> str:
     digest = hashlib.sha1()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        source = path.read_bytes()
-        if b"njit" in source:
-            digest.update(str(path.relative_to(_PACKAGE)).encode())
-            digest.update(source)
+    for path in paths:
+        digest.update(str(path.relative_to(_PACKAGE)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
+def source_hash() -> str:
+    """Hash of every source file of the package: anything that can shape a result
+    (batch checkpoint keys use it)."""
+    return _digest(sorted(_PACKAGE.rglob("*.py")))
+
+
+def _game_of(path: Path) -> str | None:
+    """The game package a file belongs to, or None for a shared file."""
+    try:
+        return path.relative_to(_GAMES).parts[0] if len(path.relative_to(_GAMES).parts) > 1 else None
+    except ValueError:
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def cache_group(game: str | None) -> str:
+    """The cache folder's name for a game's compiled functions (None: the shared ones)."""
+    files = [p for p in _compiled_files() if _game_of(p) in (None, game)]
+    return f"{game or 'shared'}-{_digest(files)}"
+
+
 def _cache_root() -> Path:
-    base = os.environ.get("ANALYZER_CACHE_DIR")
-    if base:
-        return Path(base)
+    for name in ("NUMBA_CACHE_DIR", "ANALYZER_CACHE_DIR"):
+        if os.environ.get(name):
+            return Path(os.environ[name])
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "analyzer"
 
 
-if "NUMBA_CACHE_DIR" not in os.environ:
-    os.environ["NUMBA_CACHE_DIR"] = str(_cache_root() / "numba" / _source_hash())
+# numba resolves the locator classes by name the first time it caches a function, by
+# which time this module has been imported; the fallbacks serve files outside the package.
+os.environ.setdefault("NUMBA_CACHE_LOCATOR_CLASSES",
+                      "analyzer.jit.GameCacheLocator,InTreeCacheLocator,UserWideCacheLocator")
 
 import numba  # noqa: E402
 from numba import njit, prange  # noqa: E402
+from numba.core import caching as _caching  # noqa: E402
 
-__all__ = ["numba", "njit", "prange"]
+__all__ = ["numba", "njit", "prange", "cache_group", "source_hash"]
+
+
+class GameCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):
+    """Caches a package function under ``<root>/numba/<cache_group>/``."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        group = cache_group(_game_of(Path(py_file).resolve()))
+        self._cache_path = os.path.join(_cache_root() / "numba" / group, self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(_PACKAGE):
+            return None
+        return super().from_function(py_func, py_file)
 
 
 import numpy as _np  # noqa: E402
