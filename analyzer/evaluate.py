@@ -31,17 +31,51 @@ FIRST_ROUND = 256
 
 
 @dataclass
+class Worlds:
+    """Every assignment of the hidden cards consistent with the seat's view, when they are
+    few enough to enumerate (see ``Evaluation.worlds``).
+
+    A *world* fixes which hidden card is where (each other hand, the dead cards, the set of
+    cards in the stock); what stays random is only what the rules leave to the future (the
+    stock's order, the rollout strategies' coin flips)."""
+
+    weights: np.ndarray   # float64[W]: relative probability of each world (any positive scale)
+    run: Callable[[int, int, np.ndarray, int, int], np.ndarray]
+    # (seed, start, option codes, n, threads) -> int64[n, k, 2], like Evaluation.run, with
+    # sample start + j played in world (start + j) % W instead of a sampled one
+
+
+@dataclass
 class Evaluation:
-    """What a game hands to the generic evaluator."""
+    """What a game hands to the generic evaluator.
+
+    ``run(seed, start, codes, n, threads)`` plays every option in ``codes`` on samples
+    ``start .. start + n - 1`` (common random numbers: sample j is the same hidden cards and
+    the same future for every option) and returns int64[n, k, 2]: per sample and option the
+    hand outcome and 1 if the seat went on to win the game. With ``weighted`` it returns a
+    pair ``(result, weights)``, weights float64[n] the importance weight of each sample
+    (e.g. Pitch's inference from bids).
+
+    ``groups``: the options that are equivalent in the position (interchangeable cards, the
+    same move reached two ways), as lists of indices into ``options``; the evaluator plays
+    one of each group and reports the group as one row. None: every option is distinct.
+
+    ``worlds(limit)``: the consistent worlds with their exact weights when they number at
+    most ``limit``, else None (then samples are drawn). None: the game cannot enumerate.
+    """
 
     seat: int
     options: list[int]                 # move codes
     names: list[str]                   # their record text
     outcome: str                       # name of the hand outcome, e.g. "went_over"
     outcome_binary: bool
-    run: Callable[[int, int, np.ndarray, int], np.ndarray]  # (seed, start, option codes, count) -> [n, k, 2]
+    run: Callable[..., Any]
     description: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    groups: list[list[int]] | None = None
+    worlds: Callable[[int], Worlds | None] | None = None
+    weighted: bool = False
+    lower_is_better: bool = False      # of the hand outcome (points taken, went over)
 
 
 @dataclass
@@ -145,7 +179,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     strat, functions = strategy_array(spec, chosen)
     if functions:
         raise AnalyzerError("rollout strategies must be built-in")
-    ev: Evaluation = spec.evaluation(resolved, position, strat)
+    ev: Evaluation = spec.evaluation(resolved, position, strat, infer=False)
     threads = set_workers(workers)
     k = len(ev.options)
     stats = _Stats(k)

@@ -127,7 +127,7 @@ class Hearts2Spec(GameSpec):
         """Check a position and work out what the seat knows (see docs/hearts2.md)."""
         return _read_position(rules, position, self.position_keys)
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 

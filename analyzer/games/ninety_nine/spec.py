@@ -147,7 +147,7 @@ class NinetyNineSpec(GameSpec):
                 "direction": direction, "chips": chips, "out": out, "pile": pile,
                 "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 

@@ -184,7 +184,7 @@ class Pitch10Spec(GameSpec):
         """Decision ``at`` (1-based) of a recorded game, as the deciding seat saw it."""
         return position_from_record(events, at)
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate).
 
         Hand outcome: 1 if the pitcher's team makes its bid this hand; for a bid decision,

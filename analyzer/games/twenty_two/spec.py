@@ -196,7 +196,7 @@ class TwentyTwoSpec(GameSpec):
                 "played": played, "trick": trick, "scores": scores, "scored": _sorted_tokens(scored),
                 "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         from analyzer.evaluate import Evaluation
         from analyzer.games.twenty_two import kernel

@@ -167,7 +167,7 @@ class TwoTenJackSpec(GameSpec):
         return {"seat": seat, "dealer": dealer, "scores": scores, "hand": hand, "played": played, "trick": trick,
                 "rules": dict(head["rules"])}
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 
