@@ -2,15 +2,35 @@
 
 A *position* is what one seat knows at a decision. Each game's spec turns one (given as
 flags, a JSON file, or decision N of a record) into an :class:`Evaluation`: the legal
-options and a compiled kernel that plays every option on the same sampled deals with the
+options and a compiled kernel that plays every option on the same hidden cards with the
 same future random numbers (common random numbers), returning per sample and option the
 hand outcome and whether the seat went on to win the game.
 
-Here the samples are spent: in rounds that double in size; after each round an option
-whose paired difference to the current best is below zero by more than ``RACE_Z`` standard
-errors is dropped (racing), and the run stops when the best option is separated from all
-others, when the intervals are within ``precision``, when ``time`` is up, or after
-``samples`` samples.
+Here the samples are spent, and the numbers made to agree with each other:
+
+- **Nothing spent on what is decided.** A forced move, or options that are all the same
+  move (``Evaluation.groups``: interchangeable cards), is answered at once; equivalent
+  options are played once and reported as one row naming them all.
+- **Exact when the worlds are few.** When the game can enumerate the worlds consistent
+  with the seat's view and they number at most ``exact_limit``, every round plays every
+  world equally often and weighs it by its exact probability (stratified: only the
+  rollouts' own randomness is left, and none at all when the rollouts are deterministic).
+- **Rounds that double**, from 256 samples. After each an option whose paired difference
+  to the current best (on the ranking column) is below zero by more than ``race_z``
+  standard errors is dropped (racing). ``race_z`` is set from the number of looks and
+  options so that the chance of ever dropping an option as good as the best is at most
+  ``RACE_ALPHA`` (5%, Bonferroni over every look and option).
+- **Ranking**: by the win probability, then by the hand outcome (in its own direction:
+  fewer points taken is better in Hearts); when no sample tells the options apart on the
+  win (the game is decided either way) the hand outcome ranks them. Dropped options come
+  after the kept ones.
+- **P(best)** comes from an exchangeable normal model of the kept options' estimates
+  (stats.prob_best), so it always follows the ranking; a dropped option's is 0. The run
+  stops as **separated** when the best option's P(best) reaches ``confidence`` (0.95),
+  at **precision** when every proportion interval (the win, and a yes/no hand outcome;
+  not a points outcome) is within +-precision, at **time**, or when the samples are spent.
+- **Intervals**: Wilson for every proportion (at the effective sample size when samples
+  are weighted or stratified), so always inside [0, 1]; normal for points.
 """
 
 from __future__ import annotations
@@ -24,10 +44,11 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import AnalyzerError
-from analyzer.stats import Z95, wilson
+from analyzer.stats import Z95, OptionStats, normal_quantile, prob_best, proportion_interval
 
-RACE_Z = 3.0
 FIRST_ROUND = 256
+RACE_ALPHA = 0.05     # racing's chance, over every look, of ever dropping an option as good as the best
+EXACT_LIMIT = 2000    # enumerate the worlds when at most this many are consistent
 
 
 @dataclass
@@ -86,6 +107,7 @@ class EvaluationResult:
     elapsed: float
     stopped: str
     tables: dict[str, pd.DataFrame]
+    facts: dict[str, Any] = field(default_factory=dict)
 
     @property
     def table(self) -> pd.DataFrame:
@@ -97,64 +119,22 @@ class EvaluationResult:
 
         return _clean({"game": self.game, "position": self.position, "samples": self.samples,
                        "elapsed_s": round(self.elapsed, 3), "stopped": self.stopped,
-                       **{k: v.to_dict(orient="records") for k, v in self.tables.items()}})
-
-
-class _Stats:
-    """Running sums per option, and the paired cross sums needed for differences."""
-
-    def __init__(self, k: int) -> None:
-        self.n = np.zeros(k, dtype=np.int64)
-        self.s = np.zeros((k, 2))
-        self.sq = np.zeros((k, 2))
-        self.cross = np.zeros((k, k))      # sum of win_i * win_j over shared samples
-        self.shared = np.zeros((k, k), dtype=np.int64)
-        self.pair_sum = np.zeros((k, k))   # sum of win_i - win_j over shared samples
-        self.pair_sq = np.zeros((k, k))    # sum of (win_i - win_j)**2 over shared samples
-
-    def add(self, active: list[int], result: np.ndarray) -> None:
-        values = result.astype(np.float64)
-        idx = np.array(active)
-        n = values.shape[0]
-        self.n[idx] += n
-        self.s[idx] += values.sum(axis=0)
-        self.sq[idx] += (values ** 2).sum(axis=0)
-        wins = values[:, :, 1]
-        cross = wins.T @ wins                      # sum of win_i * win_j, every active pair
-        col = wins.sum(axis=0)
-        col_sq = (wins * wins).sum(axis=0)
-        block = np.ix_(idx, idx)
-        self.cross[block] += cross
-        self.pair_sum[block] += col[:, None] - col[None, :]
-        self.pair_sq[block] += col_sq[:, None] + col_sq[None, :] - 2 * cross
-        self.shared[block] += n
-
-    def mean(self, i: int, col: int) -> float:
-        return self.s[i, col] / self.n[i] if self.n[i] else math.nan
-
-    def var(self, i: int, col: int) -> float:
-        n = self.n[i]
-        if n < 2:
-            return math.nan
-        m = self.s[i, col] / n
-        return max(self.sq[i, col] / n - m * m, 0.0) * n / (n - 1)
-
-    def diff(self, i: int, j: int) -> tuple[float, float]:
-        """Paired difference of win rates (i - j) over their shared samples, and its SE."""
-        n = self.shared[i, j]
-        if n < 2:
-            return math.nan, math.nan
-        d = self.pair_sum[i, j] / n
-        var = max(self.pair_sq[i, j] / n - d * d, 0.0) * n / (n - 1)
-        return d, math.sqrt(var / n)
+                       **self.facts, **{k: v.to_dict(orient="records") for k, v in self.tables.items()}})
 
 
 def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str | None = None,
              game_index: int = 0, at: int | None = None, players: int | None = None,
              rules: dict[str, Any] | None = None, rollout: dict[int, str] | list[str] | str = "heuristic",
              samples: int = 20_000, precision: float | None = None, seconds: float | None = None,
-             seed: int = 0, workers: int | None = None, progress: bool = False) -> EvaluationResult:
-    """Evaluate every legal option of a position; returns a ranked table (DataFrame)."""
+             seed: int = 0, workers: int | None = None, progress: bool = False,
+             confidence: float = 0.95, exact_limit: int = EXACT_LIMIT, infer: bool = False) -> EvaluationResult:
+    """Evaluate every legal option of a position; returns a ranked table (DataFrame).
+
+    ``exact_limit``: enumerate the consistent worlds instead of sampling them when they
+    number at most this many (0: always sample). ``infer``: let the game read the other
+    players' earlier choices into the hidden cards where it can (Pitch: the bids).
+    ``confidence``: the P(best) at which the best option counts as separated.
+    """
     from analyzer import api
     from analyzer import games as registry
     from analyzer.runner import Progress, set_workers
@@ -163,10 +143,16 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     spec = registry.get(game)
     if not hasattr(spec, "evaluation"):
         raise AnalyzerError(f"evaluate is not available for {spec.name} yet")
-    if samples < 1:
-        raise AnalyzerError(f"--samples must be positive, not {samples}")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise AnalyzerError(f"--samples must be a positive integer, not {samples!r}")
     if precision is not None and not 0 < precision < 1:
         raise AnalyzerError(f"--precision must be between 0 and 1, not {precision}")
+    if seconds is not None and not seconds > 0:
+        raise AnalyzerError(f"--time must be a positive number of seconds, not {seconds}")
+    if not 0.5 < confidence < 1:
+        raise AnalyzerError(f"--confidence must be between 0.5 and 1, not {confidence}")
+    if exact_limit < 0:
+        raise AnalyzerError(f"--exact-limit must be at least 0, not {exact_limit}")
     seed = api.check_seed(seed)
     if record is not None:
         position = spec.position_from_record(_read_record(record, game_index, spec.name), at)
@@ -179,48 +165,202 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     strat, functions = strategy_array(spec, chosen)
     if functions:
         raise AnalyzerError("rollout strategies must be built-in")
-    ev: Evaluation = spec.evaluation(resolved, position, strat, infer=False)
-    threads = set_workers(workers)
-    k = len(ev.options)
-    stats = _Stats(k)
-    active = list(range(k))
-    done, size, stopped = 0, FIRST_ROUND, "samples"
+    ev: Evaluation = spec.evaluation(resolved, position, strat, infer=infer)
+    groups = ev.groups or [[i] for i in range(len(ev.options))]
+    plan = _Plan(ev, groups, samples, confidence, exact_limit)
     started = time.perf_counter()
-    bar = Progress(samples, f"evaluate {spec.name}", progress)
+    if len(groups) == 1:
+        # a forced move (or only equivalent ones): nothing to spend samples on
+        stopped = "forced" if len(ev.options) == 1 else "equivalent: every option is the same move"
+        return _result(spec.name, position, ev, plan, OptionStats(1), [0], 0, started, stopped, {})
+    threads = set_workers(workers)
+    stats = OptionStats(len(groups), None if plan.worlds is None else plan.worlds.weights)
+    active = list(range(len(groups)))
+    done, stopped = 0, ""
+    bar = Progress(plan.budget, f"evaluate {spec.name}", progress)
     try:
-        while done < samples:
-            n = min(size, samples - done)
-            codes = np.array([ev.options[i] for i in active], dtype=np.int64)
-            stats.add(active, ev.run(seed, done, codes, n, threads))
-            done += n
+        for size in plan.rounds():
+            codes = np.array([ev.options[groups[g][0]] for g in active], dtype=np.int64)
+            out = plan.run(seed, done, codes, size, threads)
+            result, weights = out if ev.weighted else (out, None)
+            stats.add(active, result, done, weights)
+            done += size
             bar.update(done)
-            size *= 2
-            if len(active) > 1:
-                best = max(active, key=lambda i: stats.mean(i, 1))
-                keep = []
-                for i in active:
-                    d, se = stats.diff(i, best)
-                    if i == best or not (d + RACE_Z * se < 0):
-                        keep.append(i)
-                active = keep
-            if len(active) == 1 and k > 1:
-                stopped = "separated"
+            active = _race(stats, active, plan, ev)
+            best_p = _prob_best_active(stats, active, ev)
+            if best_p.max() >= confidence:
+                stopped = f"separated: P(best) {best_p.max():.3f} >= {confidence}"
                 break
-            if precision is not None and all(_half_width(stats, i) <= precision for i in active):
-                stopped = "precision"
+            if precision is not None and all(h <= precision for i in active for h in _half_widths(stats, i, ev)):
+                stopped = f"precision: every proportion interval within +-{precision}"
                 break
             if seconds is not None and time.perf_counter() - started >= seconds:
-                stopped = "time"
+                stopped = f"time: {seconds:g} s"
                 break
+        else:
+            stopped = f"samples: all {done:,} spent"
     except KeyboardInterrupt:
         stopped = "interrupted"
     finally:
         bar.close()
-    tables = {"options": _table(ev, stats, active)}
+    extra: dict[str, pd.DataFrame] = {}
     if str(position.get("decision", "")) == "bid" and hasattr(spec, "bid_table"):
         # Pitch: "how much is this hand worth?" per trump suit and bid
-        tables.update(spec.bid_table(resolved, position, strat, samples, seed, threads))
-    return EvaluationResult(spec.name, position, done, time.perf_counter() - started, stopped, tables)
+        extra.update(spec.bid_table(resolved, position, strat, samples, seed, threads))
+    return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra)
+
+
+class _Plan:
+    """How the samples are spent: sampled or over enumerated worlds, in rounds that double,
+    and the racing threshold that keeps racing's error rate at RACE_ALPHA over every look."""
+
+    def __init__(self, ev: Evaluation, groups: list[list[int]], samples: int, confidence: float,
+                 exact_limit: int) -> None:
+        self.groups = groups
+        self.worlds = ev.worlds(exact_limit) if ev.worlds is not None and exact_limit > 0 and len(groups) > 1 else None
+        if self.worlds is not None:
+            w = len(self.worlds.weights)
+            # every round plays every world equally often, at least twice (a within-world variance)
+            self.unit = w
+            self.first = w * max(2, -(-FIRST_ROUND // w))
+            self.budget = max(samples, self.first)
+            self.run = self.worlds.run
+        else:
+            self.unit = 1
+            self.first = FIRST_ROUND
+            self.budget = samples
+            self.run = ev.run
+        self.looks = len(self._sizes())
+        # Bonferroni over every look and every option but the best
+        self.race_z = normal_quantile(1 - RACE_ALPHA / max(1, (len(groups) - 1) * self.looks))
+
+    def _sizes(self) -> list[int]:
+        sizes, done, size = [], 0, self.first
+        while done < self.budget:
+            n = min(size, self.budget - done)
+            n = max(self.unit, n // self.unit * self.unit)
+            sizes.append(n)
+            done += n
+            size *= 2
+        return sizes
+
+    def rounds(self):
+        yield from self._sizes()
+
+    @property
+    def method(self) -> str:
+        if self.worlds is None:
+            return "sampled"
+        return f"exact over {len(self.worlds.weights):,} worlds"
+
+
+def _ranking_col(stats: OptionStats, active: list[int]) -> int:
+    """Rank on the win (column 1) unless it cannot tell the options apart at all (every
+    paired difference of wins zero on every shared sample), then on the hand outcome (0)."""
+    return 1 if stats.p2dd[..., 1].any() else 0
+
+
+def _sign(ev: Evaluation, col: int) -> float:
+    """+1 where higher is better, -1 for an outcome where lower is better."""
+    return -1.0 if (col == 0 and ev.lower_is_better) else 1.0
+
+
+def _race(stats: OptionStats, active: list[int], plan: _Plan, ev: Evaluation) -> list[int]:
+    """Drop the options whose paired difference to the current best is below zero by more
+    than ``plan.race_z`` standard errors on the ranking column."""
+    if len(active) < 2:
+        return active
+    col = _ranking_col(stats, active)
+    sign = _sign(ev, col)
+    best = max(active, key=lambda i: sign * stats.mean_var(i, col)[0])
+    keep = []
+    for i in active:
+        d, se = stats.diff(i, best, col)
+        if i == best or not (sign * d + plan.race_z * se < 0):
+            keep.append(i)
+    return keep
+
+
+def _prob_best_active(stats: OptionStats, active: list[int], ev: Evaluation) -> np.ndarray:
+    """P(best) of the active options on the ranking column (stats.prob_best: an
+    exchangeable normal model with the root mean square SE of their paired differences).
+    The active options were played on every sample, so all of it is shared."""
+    if len(active) == 1:
+        return np.ones(1)
+    col = _ranking_col(stats, active)
+    sign = _sign(ev, col)
+    means = np.array([sign * stats.mean_var(i, col)[0] for i in active])
+    ses = [stats.diff(a, b, col)[1] for x, a in enumerate(active) for b in active[x + 1:]]
+    return prob_best(means, math.sqrt(float(np.mean(np.square(ses)))))
+
+
+def _half_widths(stats: OptionStats, i: int, ev: Evaluation) -> list[float]:
+    """Half-widths of the option's proportion intervals (what --precision looks at: the
+    win, and the hand outcome when it is a yes/no)."""
+    cols = [1, 0] if ev.outcome_binary else [1]
+    return [(hi - lo) / 2 for lo, hi in (_interval(stats, i, col, True) for col in cols)]
+
+
+def _interval(stats: OptionStats, i: int, col: int, proportion: bool) -> tuple[float, float]:
+    """95% interval of option i's column: Wilson for proportions, normal otherwise."""
+    m, v = stats.mean_var(i, col)
+    if proportion:
+        return proportion_interval(m, v, stats.samples(i))
+    half = Z95 * math.sqrt(v) if v == v and v != math.inf else math.nan
+    return m - half, m + half
+
+
+def _result(game: str, position: dict[str, Any], ev: Evaluation, plan: _Plan, stats: OptionStats,
+            active: list[int], done: int, started: float, stopped: str,
+            tables_extra: dict[str, pd.DataFrame]) -> EvaluationResult:
+    table, ranked_by = _table(ev, plan.groups, stats, active)
+    facts: dict[str, Any] = {"method": plan.method, "ranked_by": ranked_by, "looks": plan.looks,
+                             "race_z": round(plan.race_z, 3), "race_alpha": RACE_ALPHA,
+                             "description": ev.description, "seat": ev.seat,
+                             "lower_is_better": ev.lower_is_better}
+    if ev.weighted and done:
+        facts["effective_samples"] = round(stats.effective_samples(0), 1)
+    return EvaluationResult(game, position, done, time.perf_counter() - started, stopped,
+                            {"options": table, **tables_extra}, facts)
+
+
+def _table(ev: Evaluation, groups: list[list[int]], stats: OptionStats,
+           active: list[int]) -> tuple[pd.DataFrame, str]:
+    """The ranked options: the kept ones by the ranking column (win, then the hand outcome),
+    then the dropped ones the same way. P(best) is 0 for a dropped option: it was dropped
+    at a difference of more than race_z standard errors (P(best) < RACE_ALPHA)."""
+    k = len(groups)
+    played = stats.samples(0) > 0
+    col = _ranking_col(stats, active) if played else 1
+    p_active = _prob_best_active(stats, active, ev) if played else np.ones(1)
+    sign0 = _sign(ev, 0)
+    rows = []
+    for g in range(k):
+        row: dict[str, Any] = {"option": "/".join(ev.names[i] for i in groups[g]), "samples": stats.samples(g)}
+        m, _ = stats.mean_var(g, 0)
+        lo, hi = _interval(stats, g, 0, ev.outcome_binary)
+        row[ev.outcome], row[ev.outcome + "_lo"], row[ev.outcome + "_hi"] = m, lo, hi
+        w, _ = stats.mean_var(g, 1)
+        row["win"], (row["win_lo"], row["win_hi"]) = w, _interval(stats, g, 1, True)
+        row["p_best"] = float(p_active[active.index(g)]) if g in active else 0.0
+        row["dropped"] = g not in active
+        rows.append(row)
+
+    def key(g: int) -> tuple:
+        win, outcome = _nan_low(rows[g]["win"]), _nan_low(sign0 * rows[g][ev.outcome])
+        return (rows[g]["dropped"], -win, -outcome) if col == 1 else (rows[g]["dropped"], -outcome, -win)
+
+    order = sorted(range(k), key=key)
+    for g in range(k):
+        rows[g]["diff_to_best"], rows[g]["diff_se"] = stats.diff(g, order[0], 1)
+    frame = pd.DataFrame([rows[g] for g in order]).reset_index(drop=True)
+    frame.insert(0, "rank", range(1, len(frame) + 1))
+    return frame, ("win" if col == 1 else ev.outcome)
+
+
+def _nan_low(x: float) -> float:
+    """NaN ranks last."""
+    return -math.inf if x != x else x
 
 
 def as_int(value: Any, name: str) -> int:
@@ -243,59 +383,6 @@ def int_list(value: Any, name: str) -> list[int]:
 def card_list(value: Any) -> list[str]:
     """``"AS KD"`` or ``["AS", "KD"]`` -> tokens (parsed and checked by the game's deck)."""
     return value.replace(",", " ").split() if isinstance(value, str) else [str(v) for v in value]
-
-
-def _half_width(stats: _Stats, i: int) -> float:
-    lo, hi = wilson(stats.s[i, 1], stats.n[i])
-    return (hi - lo) / 2
-
-
-def _table(ev: Evaluation, stats: _Stats, active: list[int]) -> pd.DataFrame:
-    k = len(ev.options)
-    best = max(range(k), key=lambda i: stats.mean(i, 1))
-    p_best = _prob_best(stats, k)
-    rows = []
-    for i in range(k):
-        row: dict[str, Any] = {"option": ev.names[i], "samples": int(stats.n[i])}
-        m = stats.mean(i, 0)
-        if ev.outcome_binary:
-            lo, hi = wilson(stats.s[i, 0], stats.n[i])
-        else:
-            half = Z95 * math.sqrt(stats.var(i, 0) / stats.n[i]) if stats.n[i] > 1 else math.nan
-            lo, hi = m - half, m + half
-        row[ev.outcome], row[ev.outcome + "_lo"], row[ev.outcome + "_hi"] = m, lo, hi
-        w = stats.mean(i, 1)
-        wlo, whi = wilson(stats.s[i, 1], stats.n[i])
-        row["win"], row["win_lo"], row["win_hi"] = w, wlo, whi
-        d, se = stats.diff(i, best) if i != best else (0.0, 0.0)
-        row["diff_to_best"], row["diff_se"] = d, se
-        row["p_best"] = p_best[i]
-        row["dropped"] = i not in active
-        rows.append(row)
-    frame = pd.DataFrame(rows).sort_values("win", ascending=False).reset_index(drop=True)
-    frame.insert(0, "rank", range(1, len(frame) + 1))
-    return frame
-
-
-def _prob_best(stats: _Stats, k: int, draws: int = 4000) -> np.ndarray:
-    """P(option is the best) under a normal approximation of the estimated win rates."""
-    if k == 1:
-        return np.ones(1)
-    mean = np.array([stats.mean(i, 1) for i in range(k)])
-    cov = np.zeros((k, k))
-    for i in range(k):
-        for j in range(k):
-            n = stats.shared[i, j]
-            if n > 1 and stats.n[i] > 1 and stats.n[j] > 1:
-                c = stats.cross[i, j] / n - mean[i] * mean[j]
-                cov[i, j] = c / max(stats.n[i], stats.n[j])
-    cov += np.eye(k) * 1e-12
-    gen = np.random.default_rng(12345)
-    try:
-        sample = gen.multivariate_normal(mean, cov, size=draws, method="eigh")
-    except (np.linalg.LinAlgError, ValueError):
-        sample = mean + gen.normal(size=(draws, k)) * np.sqrt(np.diag(cov))
-    return np.bincount(sample.argmax(axis=1), minlength=k) / draws
 
 
 def _read_record(path: str, index: int, game: str) -> list[dict[str, Any]]:

@@ -98,3 +98,170 @@ class Accumulator:
         k = self.pairs.index((i, j))
         return ratio_interval(float(self.sums[i]), float(self.sums[j]), float(self.sumsq[i]),
                               float(self.sumsq[j]), float(self.cross[k]), self.n)
+
+
+def proportion_interval(p: float, variance: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """A Wilson interval for a proportion estimated with ``variance`` from ``n`` draws that
+    may be weighted or stratified: Wilson at the effective sample size p(1-p)/variance
+    (Kish). Where that is undefined (p at 0 or 1, or no variance) it falls back to ``n``
+    plain draws, which a stratified or weighted design can only improve on, except for an
+    estimate without any variance at all (an exact answer), which is its own interval.
+    Always inside [0, 1]."""
+    if not n > 0 or math.isnan(p):
+        return (math.nan, math.nan)
+    if variance == 0.0 and 0.0 < p < 1.0:
+        return (p, p)
+    n_eff = p * (1 - p) / variance if variance > 0 and 0.0 < p < 1.0 else n
+    return wilson(p * n_eff, n_eff, z)
+
+
+def normal_quantile(q: float) -> float:
+    """The standard normal quantile (Acklam's rational approximation refined by one
+    Newton step: |error| < 1e-12 over (0, 1))."""
+    if not 0.0 < q < 1.0:
+        raise ValueError("quantile of a probability strictly between 0 and 1")
+    a = (-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
+         -3.066479806614716e+01, 2.506628277459239e+00)
+    b = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01,
+         -1.328068155288572e+01)
+    c = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00,
+         4.374664141464968e+00, 2.938163982698783e+00)
+    d = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00)
+    lo = 0.02425
+    if q < lo:
+        t = math.sqrt(-2 * math.log(q))
+        x = (((((c[0] * t + c[1]) * t + c[2]) * t + c[3]) * t + c[4]) * t + c[5]) / \
+            ((((d[0] * t + d[1]) * t + d[2]) * t + d[3]) * t + 1)
+    elif q <= 1 - lo:
+        t = q - 0.5
+        r = t * t
+        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * t / \
+            (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    else:
+        t = math.sqrt(-2 * math.log(1 - q))
+        x = -(((((c[0] * t + c[1]) * t + c[2]) * t + c[3]) * t + c[4]) * t + c[5]) / \
+            ((((d[0] * t + d[1]) * t + d[2]) * t + d[3]) * t + 1)
+    err = 0.5 * math.erfc(-x / math.sqrt(2)) - q
+    return x - err * math.sqrt(2 * math.pi) * math.exp(x * x / 2)
+
+
+def prob_best(means: np.ndarray, spread: float) -> np.ndarray:
+    """P(each option is the best) for estimates ``means`` whose paired differences all
+    have the standard error ``spread`` (an exchangeable normal model).
+
+    Under that model P(i best) = integral of phi(z) prod_j Phi((m_i - m_j)/a + z) dz with
+    a = spread / sqrt(2), which increases with m_i: so P(best) always follows the order of
+    the means (it never contradicts a ranking by them). Equal means get equal shares; with
+    no spread at all the best mean takes it all (ties share it)."""
+    k = len(means)
+    if k == 1:
+        return np.ones(1)
+    means = np.asarray(means, dtype=np.float64)
+    if not spread > 0:
+        top = means == means.max()
+        return top / top.sum()
+    a = spread / math.sqrt(2)
+    z = np.linspace(-8.5, 8.5, 1701)
+    weight = np.exp(-z * z / 2)
+    out = np.empty(k)
+    for i in range(k):
+        gap = (means[i] - np.delete(means, i)) / a
+        cdf = 0.5 * _erfc(-(gap[:, None] + z[None, :]) / math.sqrt(2))
+        out[i] = (weight * cdf.prod(axis=0)).sum()
+    return out / out.sum()
+
+
+def _erfc(x: np.ndarray) -> np.ndarray:
+    return np.vectorize(math.erfc, otypes=[np.float64])(x)
+
+
+class OptionStats:
+    """Running sums for options played on the same samples (paired, common random numbers),
+    optionally stratified (``strata`` worlds with exact probabilities) and weighted
+    (importance weights per sample).
+
+    Per stratum s and option i the estimate is the self-normalised weighted mean
+    m_si = sum(w x) / sum(w); over strata m_i = sum_s pi_s m_si, with variance
+    sum_s pi_s^2 V_si, V_si = sum(w^2 (x - m_si)^2) / sum(w)^2 (times n_eff / (n_eff - 1),
+    n_eff = sum(w)^2 / sum(w^2), so that unit weights give the usual s^2 / n). Paired
+    differences of two options use the same formulas on x_i - x_j over their shared samples.
+    Columns: 0 the hand outcome, 1 won the game.
+    """
+
+    def __init__(self, k: int, strata: np.ndarray | None = None) -> None:
+        self.k = k
+        pi = np.ones(1) if strata is None else np.asarray(strata, dtype=np.float64)
+        self.pi = pi / pi.sum()
+        w = len(self.pi)
+        self.n = np.zeros((w, k), dtype=np.int64)
+        self.w1 = np.zeros((w, k))
+        self.w2 = np.zeros((w, k))
+        self.sx = np.zeros((w, k, 2))
+        self.s2x = np.zeros((w, k, 2))
+        self.s2xx = np.zeros((w, k, 2))
+        self.pn = np.zeros((w, k, k), dtype=np.int64)
+        self.pw1 = np.zeros((w, k, k))
+        self.pw2 = np.zeros((w, k, k))
+        self.pd = np.zeros((w, k, k, 2))
+        self.p2d = np.zeros((w, k, k, 2))
+        self.p2dd = np.zeros((w, k, k, 2))
+
+    def add(self, active: list[int], result: np.ndarray, start: int, weights: np.ndarray | None = None) -> None:
+        """Samples ``start ..`` of the ``active`` options: result[n, len(active), 2]; sample
+        ``start + j`` belongs to stratum ``(start + j) % strata``."""
+        x = result.astype(np.float64)
+        n = x.shape[0]
+        w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+        stratum = (start + np.arange(n)) % len(self.pi)
+        idx = np.asarray(active)
+        for s in np.unique(stratum):
+            rows = stratum == s
+            xs, ws = x[rows], w[rows]
+            ws2 = ws * ws
+            self.n[s, idx] += xs.shape[0]
+            self.w1[s, idx] += ws.sum()
+            self.w2[s, idx] += ws2.sum()
+            self.sx[s, idx] += np.einsum("j,jic->ic", ws, xs)
+            self.s2x[s, idx] += np.einsum("j,jic->ic", ws2, xs)
+            self.s2xx[s, idx] += np.einsum("j,jic->ic", ws2, xs * xs)
+            d = xs[:, :, None, :] - xs[:, None, :, :]             # [n, a, a, 2]
+            block = np.ix_(idx, idx)
+            self.pn[s][block] += xs.shape[0]
+            self.pw1[s][block] += ws.sum()
+            self.pw2[s][block] += ws2.sum()
+            self.pd[s][block] += np.einsum("j,jabc->abc", ws, d)
+            self.p2d[s][block] += np.einsum("j,jabc->abc", ws2, d)
+            self.p2dd[s][block] += np.einsum("j,jabc->abc", ws2, d * d)
+
+    @staticmethod
+    def _combine(pi, n, w1, w2, sx, s2x, s2xx) -> tuple[float, float]:
+        """(mean, variance of the mean) over strata from one quantity's sums."""
+        if (n == 0).any():
+            return math.nan, math.nan
+        m = sx / w1
+        ness = w1 * w1 / w2
+        spread = np.maximum(s2xx - 2 * m * s2x + m * m * w2, 0.0) / (w1 * w1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = np.where(ness > 1, spread * ness / (ness - 1), np.inf)
+        return float((pi * m).sum()), float((pi * pi * v).sum())
+
+    def samples(self, i: int) -> int:
+        return int(self.n[:, i].sum())
+
+    def mean_var(self, i: int, col: int) -> tuple[float, float]:
+        """The estimate of option i's column and the variance of that estimate."""
+        return self._combine(self.pi, self.n[:, i], self.w1[:, i], self.w2[:, i], self.sx[:, i, col],
+                             self.s2x[:, i, col], self.s2xx[:, i, col])
+
+    def diff(self, i: int, j: int, col: int = 1) -> tuple[float, float]:
+        """Paired difference (i - j) of a column over the shared samples, and its SE."""
+        if i == j:
+            return 0.0, 0.0
+        m, v = self._combine(self.pi, self.pn[:, i, j], self.pw1[:, i, j], self.pw2[:, i, j],
+                             self.pd[:, i, j, col], self.p2d[:, i, j, col], self.p2dd[:, i, j, col])
+        return m, math.sqrt(v) if v == v else math.nan
+
+    def effective_samples(self, i: int) -> float:
+        """Kish's effective sample size of option i's samples (all of them: n unweighted)."""
+        w1, w2 = self.w1[:, i].sum(), self.w2[:, i].sum()
+        return float(w1 * w1 / w2) if w2 > 0 else 0.0

@@ -801,12 +801,21 @@ def test_evaluation_agrees_with_exact_expectations_over_hidden_cards():
             position, exact = exact_last_tricks(events, at)
             if len(set(exact.values())) < 2 or len(consistent_splits(position)[1]) < 2:
                 continue
-            result = evaluate("hearts2", position, samples=3000, seed=at, workers=1)
+            # sampled: the exact value inside the interval
+            result = evaluate("hearts2", position, samples=3000, seed=at, workers=1, exact_limit=0)
+            assert result.facts["method"] == "sampled"
             table = result.table.set_index("option")
             assert set(table.index) == set(exact)
             for option, value in exact.items():
                 row = table.loc[option]
-                assert row["points_lo"] <= value <= row["points_hi"], (position, option, value, row)
+                assert row["points_lo"] - 1e-9 <= value <= row["points_hi"] + 1e-9, (position, option, value, row)
+            # enumerated: the last two tricks are forced in every world, so the answer is exact
+            result = evaluate("hearts2", position, samples=3000, seed=at, workers=1)
+            assert result.facts["method"].startswith("exact over")
+            table = result.table.set_index("option")
+            for option, value in exact.items():
+                assert table.loc[option, "points"] == pytest.approx(value, abs=1e-9)
+                assert table.loc[option, "points_hi"] - table.loc[option, "points_lo"] == pytest.approx(0, abs=1e-9)
             checked += 1
             if checked == 6:
                 return
@@ -903,7 +912,8 @@ def test_cli_evaluate_from_a_record_and_bad_position(cli, tmp_path):
     data = json.loads(out)
     events = [json.loads(line) for line in record.read_text().splitlines()]
     decide = [ev for ev in events if ev["ev"] == "decide"][39]
-    assert sorted(o["option"] for o in data["options"]) == sorted(decide["legal"])
+    # equivalent cards share a row, named "4S/6S"
+    assert sorted(c for o in data["options"] for c in o["option"].split("/")) == sorted(decide["legal"])
     code, out, err = cli("evaluate", "hearts2", "--seat", "0", "--hand", "QS 2H", "--played", "2C 4C",
                          "--workers", "1")
     assert code == 2

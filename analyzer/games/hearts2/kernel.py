@@ -460,7 +460,7 @@ def sample_many(seed, pool, forced, n, out):
 
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, pos, options, result, lo, hi):
+def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo, hi):
     """Samples ``lo .. hi - 1`` (see evaluate_chunk)."""
     seat, own, pool, forced_dead = pos[0], pos[1], pos[2], pos[3]
     ws = workspace(params)
@@ -470,9 +470,13 @@ def evaluate_block(seed, start, params, strat, pos, options, result, lo, hi):
     sample_rng = np.zeros(4, dtype=np.uint64)
     for j in range(lo, hi):
         # the same hidden cards and the same future for every option (common random numbers)
-        seed_stream(sample_rng, seed, start + j, DEAL)
-        opp, dd, _, _, _, _ = sample_hidden(pool, forced_dead, sample_rng[0], sample_rng[1], sample_rng[2],
-                                            sample_rng[3])
+        if worlds.shape[0] > 0:  # enumerated: sample j is played in world j mod W
+            dd = worlds[(start + j) % worlds.shape[0]]
+            opp = pool & ~dd
+        else:
+            seed_stream(sample_rng, seed, start + j, DEAL)
+            opp, dd, _, _, _, _ = sample_hidden(pool, forced_dead, sample_rng[0], sample_rng[1], sample_rng[2],
+                                                sample_rng[3])
         h0 = own if seat == 0 else opp
         h1 = opp if seat == 0 else own
         for i in range(options.shape[0]):
@@ -488,8 +492,12 @@ def evaluate_block(seed, start, params, strat, pos, options, result, lo, hi):
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, pos, options, result, nblocks):
+def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nblocks):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
+
+    ``worlds`` (int64[W]): empty to sample the hidden cards (``sample_hidden``), else the
+    dead-card masks of every consistent world (spec.evaluation), sample j played in world
+    (start + j) mod W; the opponent holds the rest of the pool.
 
     ``pos`` (int64[16], from spec.evaluation): seat, own hand, pool (unseen cards),
     forced dead cards, hand number, dealer, score0, score1, leader, trick, led, taken0,
@@ -498,4 +506,5 @@ def evaluate_chunk(seed, start, params, strat, pos, options, result, nblocks):
     """
     n = result.shape[0]
     for b in prange(nblocks):
-        evaluate_block(seed, start, params, strat, pos, options, result, b * n // nblocks, (b + 1) * n // nblocks)
+        evaluate_block(seed, start, params, strat, pos, options, worlds, result, b * n // nblocks,
+                       (b + 1) * n // nblocks)

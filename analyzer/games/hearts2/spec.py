@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 from analyzer.cards import CardError, token, tokens
@@ -131,23 +133,32 @@ class Hearts2Spec(GameSpec):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 
-        from analyzer.evaluate import Evaluation
+        from analyzer.evaluate import Evaluation, Worlds
         from analyzer.games.hearts2 import kernel
 
         known = self.read_position(rules, position)
         params = self.params(rules)
         pos = np.array(known["kernel"], dtype=np.int64)
 
-        def run(seed, start, codes, n, threads):
-            result = np.zeros((n, len(codes), 2), dtype=np.int64)
-            kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, pos,
-                                  np.asarray(codes, dtype=np.int64), result, np.int64(min(n, 4 * threads)))
-            return result
+        def runner(worlds):
+            def run(seed, start, codes, n, threads):
+                result = np.zeros((n, len(codes), 2), dtype=np.int64)
+                kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, pos,
+                                      np.asarray(codes, dtype=np.int64), worlds, result,
+                                      np.int64(max(1, min(n, 4 * threads))))
+                return result
+            return run
+
+        def worlds(limit: int):
+            dead = dead_worlds(known["pool"], known["forced_dead"], limit)
+            return None if dead is None else Worlds(np.ones(len(dead)), runner(dead))
 
         options = known["legal"]
         return Evaluation(seat=known["seat"], options=options, names=[token(c) for c in options],
-                          outcome="points", outcome_binary=False, run=run,
-                          description=f"seat {known['seat']}, trick {known['trick'] + 1}")
+                          outcome="points", outcome_binary=False, run=runner(np.zeros(0, dtype=np.int64)),
+                          description=f"seat {known['seat']}, trick {known['trick'] + 1}",
+                          groups=equivalent_cards(options, known["pool"], known["kernel"][10]),
+                          worlds=worlds, lower_is_better=True)
 
     def hidden_samples(self, rules: dict[str, Any], position: dict[str, Any], n: int, seed: int = 0):
         """``n`` samples of what the seat cannot see: int64[n, 2] masks (opponent's hand,
@@ -163,6 +174,45 @@ class Hearts2Spec(GameSpec):
 
 
 FIRST_LEADS = ("2C", "4C", "6C")
+
+
+def dead_worlds(pool: int, forced: int, limit: int):
+    """Every consistent world as its dead-card mask (int64[W]; the opponent holds the rest of
+    the pool), or None when there are more than ``limit``. The two dead cards are the
+    ``forced`` ones and a choice of the rest from the free pool; every such deal is equally
+    likely (``rules.sample_hidden`` draws the same worlds uniformly)."""
+    import itertools
+
+    import numpy as np
+
+    free = [c for c in range(52) if (pool & ~forced) >> c & 1]
+    need = 2 - bin(forced).count("1")
+    if need < 0 or math.comb(len(free), need) > limit:
+        return None
+    masks = [forced | sum(1 << c for c in extra) for extra in itertools.combinations(free, need)]
+    return np.array(masks, dtype=np.int64)
+
+
+def equivalent_cards(legal: list[int], pool: int, led: int) -> list[list[int]] | None:
+    """Groups of the legal cards that are interchangeable: the same suit and the same points
+    (rules.CARD_POINTS), with no live card between them: none the opponent may hold (the
+    pool: its hand and the dead cards) and not the card led to this trick (``led``, -1 when
+    the seat leads). None when no two are."""
+    from analyzer.games.hearts2.rules import CARD_POINTS, SUIT_OF
+
+    if led >= 0:
+        pool |= 1 << led
+
+    groups: list[list[int]] = []
+    for i, card in enumerate(sorted(legal)):
+        last = groups[-1][-1] if groups else None
+        if (last is not None and SUIT_OF[legal[last]] == SUIT_OF[card]
+                and CARD_POINTS[legal[last]] == CARD_POINTS[card]
+                and not any(pool >> c & 1 for c in range(legal[last] + 1, card))):
+            groups[-1].append(legal.index(card))
+        else:
+            groups.append([legal.index(card)])
+    return groups if len(groups) < len(legal) else None
 
 
 def _read_position(rules: dict[str, Any], position: dict[str, Any], keys) -> dict[str, Any]:
