@@ -17,7 +17,8 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # (the clamps only absorb rounding: the interval always holds p and stays in [0, 1])
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def mean_interval(total: float, total_sq: float, n: float, z: float = Z95) -> tuple[float, float, float]:

@@ -1,0 +1,235 @@
+"""The generic evaluator's statistics: checked against plain numpy on the same numbers,
+against exact enumeration, and for agreement between ranking, racing and P(best)."""
+
+from __future__ import annotations
+
+import json
+import math
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from analyzer import api
+from analyzer.evaluate import Evaluation, _Plan, _table, evaluate
+from analyzer.stats import OptionStats, normal_quantile, prob_best, proportion_interval, wilson
+
+
+# ---- the statistics module ---------------------------------------------------------------
+
+def test_option_stats_unweighted_equal_plain_numpy():
+    gen = np.random.default_rng(1)
+    x = gen.integers(0, 2, size=(500, 3, 2))
+    x[:, :, 0] = gen.integers(-5, 10, size=(500, 3))
+    stats = OptionStats(3)
+    stats.add([0, 1, 2], x[:200], 0)
+    stats.add([0, 1, 2], x[200:], 200)
+    for i in range(3):
+        for col in (0, 1):
+            m, v = stats.mean_var(i, col)
+            assert m == pytest.approx(x[:, i, col].mean())
+            assert v == pytest.approx(x[:, i, col].var(ddof=1) / 500)
+    d, se = stats.diff(0, 2, 1)
+    diff = x[:, 0, 1] - x[:, 2, 1]
+    assert d == pytest.approx(diff.mean()) and se == pytest.approx(math.sqrt(diff.var(ddof=1) / 500))
+
+
+def test_option_stats_stratified_weighs_worlds_and_keeps_only_the_within_world_spread():
+    # three worlds with probabilities 1/2, 1/3, 1/6; option values deterministic per world
+    pi = np.array([3.0, 2.0, 1.0])
+    value = np.array([[1, 0], [0, 1], [1, 1]])   # world x option (win)
+    n = 60                                        # 20 samples per world, in world order
+    x = np.zeros((n, 2, 2), dtype=np.int64)
+    for j in range(n):
+        x[j, :, 1] = value[j % 3]
+    stats = OptionStats(2, pi)
+    stats.add([0, 1], x, 0)
+    exact = (pi / pi.sum()) @ value
+    for i in range(2):
+        m, v = stats.mean_var(i, 1)
+        assert m == pytest.approx(exact[i]) and v == pytest.approx(0.0)
+    lo, hi = proportion_interval(*stats.mean_var(0, 1), stats.samples(0))
+    assert lo == hi == pytest.approx(exact[0])
+
+
+def test_option_stats_importance_weights_equal_the_weighted_formulas():
+    gen = np.random.default_rng(2)
+    x = gen.integers(0, 2, size=(400, 2, 2))
+    w = gen.uniform(0.1, 3.0, size=400)
+    stats = OptionStats(2)
+    stats.add([0, 1], x, 0, w)
+    m, v = stats.mean_var(1, 1)
+    xs = x[:, 1, 1]
+    mean = (w * xs).sum() / w.sum()
+    ness = w.sum() ** 2 / (w * w).sum()
+    var = (w * w * (xs - mean) ** 2).sum() / w.sum() ** 2 * ness / (ness - 1)
+    assert m == pytest.approx(mean) and v == pytest.approx(var)
+    assert stats.effective_samples(0) == pytest.approx(ness)
+
+
+def test_prob_best_follows_the_means_and_sums_to_one():
+    gen = np.random.default_rng(3)
+    for _ in range(200):
+        k = int(gen.integers(2, 8))
+        means = gen.normal(0.5, 0.02, size=k)
+        p = prob_best(means, float(gen.uniform(0.001, 0.05)))
+        assert p.sum() == pytest.approx(1.0)
+        order = np.argsort(-means)
+        assert np.all(np.diff(p[order]) <= 1e-12)          # never contradicts the ranking
+    # two options: P(best) is the normal tail of the standardised difference
+    assert prob_best(np.array([0.51, 0.50]), 0.01)[0] == pytest.approx(0.841344746, abs=1e-6)
+    assert list(prob_best(np.array([0.2, 0.2, 0.1]), 0.0)) == [0.5, 0.5, 0.0]
+
+
+def test_intervals_for_proportions_stay_inside_0_1():
+    for p, v, n in [(0.0, 0.0, 50), (1.0, 0.0, 50), (0.001, 1e-6, 1000), (0.999, 1e-7, 10), (0.5, 0.25, 1)]:
+        lo, hi = proportion_interval(p, v, n)
+        assert 0.0 <= lo <= p <= hi <= 1.0
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    for q in (1e-9, 0.001, 0.025, 0.5, 0.975, 0.9999):
+        assert 0.5 * math.erfc(-normal_quantile(q) / math.sqrt(2)) == pytest.approx(q, rel=1e-9)
+
+
+# ---- ranking, ties and dropped options -------------------------------------------------------
+
+def _evaluation(k: int, lower_is_better: bool = False) -> Evaluation:
+    return Evaluation(seat=0, options=list(range(k)), names=[f"o{i}" for i in range(k)], outcome="points",
+                      outcome_binary=False, run=None, lower_is_better=lower_is_better)
+
+
+def test_ties_on_the_win_are_ranked_by_the_hand_outcome_in_its_direction():
+    # every option wins every sample: the points decide, and fewer are better here
+    x = np.zeros((64, 3, 2), dtype=np.int64)
+    x[:, :, 1] = 1
+    x[:, 0, 0], x[:, 1, 0], x[:, 2, 0] = 11, 10, 12
+    stats = OptionStats(3)
+    stats.add([0, 1, 2], x, 0)
+    table, ranked_by = _table(_evaluation(3, lower_is_better=True), [[0], [1], [2]], stats, [0, 1, 2])
+    assert ranked_by == "points" and list(table["option"]) == ["o1", "o0", "o2"]
+    assert table["p_best"].iloc[0] == 1.0
+
+
+def test_dropped_options_rank_after_kept_ones_with_p_best_zero():
+    x = np.zeros((100, 3, 2), dtype=np.int64)
+    x[:50, 0, 1] = 1        # option 0 wins half
+    x[:20, 1, 1] = 1        # option 1 (dropped) wins a fifth
+    x[:10, 2, 1] = 1        # option 2 (kept, e.g. large SE) wins a tenth
+    stats = OptionStats(3)
+    stats.add([0, 1, 2], x, 0)
+    table, _ = _table(_evaluation(3), [[0], [1], [2]], stats, [0, 2])
+    assert list(table["option"]) == ["o0", "o2", "o1"]
+    assert table.set_index("option").loc["o1", "p_best"] == 0.0
+    assert list(table["p_best"]) == sorted(table["p_best"], reverse=True)
+
+
+def test_racing_threshold_keeps_the_family_wise_error_at_five_percent():
+    plan = _Plan(_evaluation(5), [[i] for i in range(5)], 20_000, 0.95, 0)
+    looks = plan.looks
+    assert looks == len(list(plan.rounds())) and sum(plan.rounds()) == 20_000
+    one_sided = 0.5 * math.erfc(plan.race_z / math.sqrt(2))
+    assert one_sided * 4 * looks == pytest.approx(0.05)
+
+
+# ---- whole evaluations ------------------------------------------------------------------------
+
+def test_forced_move_is_answered_at_once():
+    events = api.play("hearts2", seed=5, index=0, seats=["random", "random"])[0]
+    from analyzer.games import get
+
+    spec = get("hearts2")
+    position = spec.position_from_record(events, 1)  # the first lead is forced (2C, 4C or 6C)
+    result = evaluate("hearts2", position, samples=5000)
+    assert result.samples == 0 and result.stopped == "forced" and len(result.table) == 1
+
+
+def _assert_agrees(result) -> None:
+    """P(best) follows the rank, dropped options have none, every proportion in [0, 1]."""
+    table = result.table
+    if result.samples == 0:  # forced or all equivalent: one row, nothing estimated
+        assert len(table) == 1 and result.stopped.split(":")[0] in ("forced", "equivalent")
+        return
+    p = list(table["p_best"])
+    assert p == sorted(p, reverse=True), table
+    assert (table.loc[table["dropped"], "p_best"] == 0).all()
+    if result.stopped.startswith("separated"):
+        assert p[0] >= 0.95
+    for col in ("win_lo", "win", "win_hi"):
+        values = table[col].dropna()
+        assert ((values >= 0) & (values <= 1)).all()
+    assert (table["win_lo"] <= table["win"] + 1e-12).all() and (table["win"] <= table["win_hi"] + 1e-12).all()
+
+
+@pytest.mark.parametrize("game,seats", [("hearts2", ["random", "heuristic"]),
+                                        ("ninety-nine", ["random", "heuristic", "heuristic"])])
+def test_p_best_never_contradicts_ranking_or_racing(game, seats, tmp_path):
+    from analyzer.games import get
+
+    spec = get(game)
+    events = api.play(game, seed=11, index=0, seats=seats)[0]
+    decisions = [ev for ev in events if ev["ev"] == "decide"]
+    checked = 0
+    for at in range(1, len(decisions) + 1, max(1, len(decisions) // 8)):
+        position = spec.position_from_record(events, at)
+        for seed in (1, 2):
+            result = evaluate(game, position, samples=3000, seed=seed, rollout="random")
+            _assert_agrees(result)
+            checked += 1
+    assert checked >= 8
+
+
+def test_enumerated_worlds_are_every_consistent_deal_once():
+    from analyzer.games import get
+    from analyzer.games.hearts2.spec import dead_worlds
+
+    spec = get("hearts2")
+    events = api.play("hearts2", seed=5, index=0, seats=["random", "random"])[0]
+    rules = spec.resolve_rules(events[0]["rules"])
+    for at in (2, 10, 20):
+        known = spec.read_position(rules, spec.position_from_record(events, at))
+        pool, forced = known["pool"], known["forced_dead"]
+        free = [c for c in range(52) if (pool & ~forced) >> c & 1]
+        expected = {forced | sum(1 << c for c in pick) for pick in combinations(free, 2 - bin(forced).count("1"))}
+        worlds = dead_worlds(pool, forced, 10_000)
+        assert sorted(worlds.tolist()) == sorted(expected)
+        # the sampler draws exactly these worlds, each about equally often
+        draws = spec.hidden_samples(rules, spec.position_from_record(events, at), 4000, seed=at)[:, 1]
+        assert set(draws.tolist()) <= expected
+        counts = np.array([np.sum(draws == w) for w in sorted(expected)])
+        expected_count = 4000 / len(expected)
+        chi2 = ((counts - expected_count) ** 2 / expected_count).sum()
+        assert chi2 < len(expected) + 5 * math.sqrt(2 * len(expected))
+
+
+def test_hearts2_merges_only_interchangeable_cards():
+    from analyzer.cards import parse_card
+    from analyzer.games.hearts2.spec import equivalent_cards
+
+    def cards(text):
+        return [parse_card(t) for t in text.split()]
+
+    def mask(text):
+        return sum(1 << c for c in cards(text))
+
+    legal = cards("4S 6S TS QS 2H 4H 8H")
+    # live: 8S (between 6S and TS), AS, 6H (between 4H and 8H); QS has 13 points
+    groups = equivalent_cards(legal, mask("8S AS 6H 2S"), -1)
+    named = sorted(sorted(" ".join(str(legal[i]) for i in g) for g in groups))
+    by_text = [sorted(legal[i] for i in g) for g in groups]
+    assert sorted(by_text) == sorted([cards("4S 6S"), cards("TS"), cards("QS"), cards("2H 4H"), cards("8H")])
+    assert named  # (readable on failure)
+    # the card led to the trick counts as live: 6S led splits 4S from TS
+    legal = cards("4S TS")
+    assert equivalent_cards(legal, mask("2S"), parse_card("6S")) is None
+    assert equivalent_cards(legal, mask("2S"), -1) == [[0, 1]]
+
+
+def test_cli_evaluate_json_reports_method_and_ranking(cli, tmp_path):
+    record = tmp_path / "g.jsonl"
+    code, _, err = cli("play", "hearts2", "--seed", "5", "--seat", "0=random", "--seat", "1=random",
+                       "--record", str(record))
+    assert code == 0, err
+    code, out, err = cli("evaluate", "hearts2", "--record", str(record), "--at", "20", "--samples", "1000", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["method"].startswith("exact over") and data["ranked_by"] in ("win", "points")
+    assert data["race_alpha"] == 0.05
