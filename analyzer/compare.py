@@ -33,7 +33,7 @@ import pandas as pd
 from analyzer import api
 from analyzer.errors import AnalyzerError
 from analyzer.runner import Progress, set_workers
-from analyzer.stats import Z95, mean_interval, wilson
+from analyzer.stats import Z95, mean_interval, proportion_interval, wilson
 
 FIRST_LOOK = 1000
 
@@ -74,6 +74,15 @@ class Moments:
     def se(self) -> float:
         mean, lo, hi = self.interval()
         return (hi - mean) / Z95 if self.n > 1 else float("nan")
+
+    def proportion(self) -> tuple[float, float, float]:
+        """The mean of values in [0, 1] (a share of wins) with a Wilson interval at its
+        effective sample size: always inside [0, 1]."""
+        if self.n < 2:
+            return (self.s / self.n if self.n else math.nan, math.nan, math.nan)
+        mean = self.s / self.n
+        lo, hi = proportion_interval(mean, self.se() ** 2, self.n)
+        return (mean, lo, hi)
 
 
 @dataclass
@@ -302,7 +311,7 @@ def _z_critical(level: float) -> float:
 def _tables(names: list[str], pairs: list[PairStats], ranking: list[Moments], level: float) -> dict[str, pd.DataFrame]:
     rows = []
     for pair in pairs:
-        share, lo, hi = pair.share.interval()
+        share, lo, hi = pair.share.proportion()
         se = pair.share.se()
         unpaired_se = pair.single.se()  # as if every game had its own deal
         margin = pair.margin.interval()
@@ -320,7 +329,7 @@ def _tables(names: list[str], pairs: list[PairStats], ranking: list[Moments], le
     if len(names) > 2:
         rank = []
         for i, name in enumerate(names):
-            mean, lo, hi = ranking[i].interval()
+            mean, lo, hi = ranking[i].proportion()
             rank.append({"strategy": name, "mean_win_rate": mean, "mean_win_rate_lo": lo, "mean_win_rate_hi": hi})
         frame = pd.DataFrame(rank).sort_values("mean_win_rate", ascending=False).reset_index(drop=True)
         frame.insert(0, "rank", range(1, len(frame) + 1))

@@ -36,7 +36,7 @@ import pandas as pd
 
 from analyzer import report_plots as plots
 from analyzer.errors import AnalyzerError
-from analyzer.stats import Z95, wilson
+from analyzer.stats import Z95, proportion_interval, wilson
 
 FIGURES, TABLES = "figures", "tables"
 MARKDOWN, HTML = "report.md", "report.html"
@@ -78,6 +78,17 @@ def mean_ci(values) -> tuple[float, float, float]:
         return (m, math.nan, math.nan)
     half = Z95 * float(v.std(ddof=1)) / math.sqrt(n)
     return (m, m - half, m + half)
+
+
+def share_ci(values) -> tuple[float, float, float]:
+    """Mean of per-game values in [0, 1] (shares of wins) with a Wilson interval at the
+    effective sample size: always inside [0, 1]."""
+    v = np.asarray(values, dtype=float)
+    if v.size < 2:
+        return (float(v.mean()) if v.size else math.nan, math.nan, math.nan)
+    m = float(v.mean())
+    lo, hi = proportion_interval(m, float(v.var(ddof=1)) / v.size, v.size)
+    return (m, lo, hi)
 
 
 def prop_ci(flags) -> tuple[float, float, float]:

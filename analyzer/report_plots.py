@@ -93,6 +93,14 @@ def tournament(ranking: pd.DataFrame, pairs: pd.DataFrame, title: str, path: str
     return _save(fig, path)
 
 
+def _share_band(est: np.ndarray, se: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson bands (at the effective sample size) for a share of wins: inside [0, 1]."""
+    from analyzer.stats import proportion_interval
+
+    bounds = np.array([proportion_interval(float(e), float(s) ** 2, float(k)) for e, s, k in zip(est, se, n)])
+    return bounds[:, 0], bounds[:, 1]
+
+
 def convergence(frame: pd.DataFrame, title: str, path: str | Path) -> Path:
     """Estimate vs number of deals with the paired and unpaired 95% bands, and the band
     width on log-log axes against the 1/sqrt(n) law."""
@@ -102,9 +110,11 @@ def convergence(frame: pd.DataFrame, title: str, path: str | Path) -> Path:
     est = frame["win_rate"].to_numpy(dtype=float)
     half_p = 1.96 * frame["win_rate_se"].to_numpy(dtype=float)
     half_u = 1.96 * frame["win_rate_se_unpaired"].to_numpy(dtype=float)
-    left.fill_between(n, est - half_p, est + half_p, color=PALETTE[0], alpha=0.3, label="95% band, duplicate deals")
-    left.plot(n, est - half_u, "--", color=PALETTE[1], linewidth=1.2, label="95% band if deals were independent")
-    left.plot(n, est + half_u, "--", color=PALETTE[1], linewidth=1.2)
+    band_p = _share_band(est, frame["win_rate_se"].to_numpy(dtype=float), n)
+    band_u = _share_band(est, frame["win_rate_se_unpaired"].to_numpy(dtype=float), n)
+    left.fill_between(n, *band_p, color=PALETTE[0], alpha=0.3, label="95% band, duplicate deals")
+    left.plot(n, band_u[0], "--", color=PALETTE[1], linewidth=1.2, label="95% band if deals were independent")
+    left.plot(n, band_u[1], "--", color=PALETTE[1], linewidth=1.2)
     left.plot(n, est, "o-", color=PALETTE[0], label="estimate")
     left.axhline(est[-1], color=REFERENCE, linestyle=":", linewidth=1, label="final estimate")
     left.set_xscale("log")
