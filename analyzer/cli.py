@@ -331,7 +331,10 @@ def evaluate(
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
     rollout: Optional[List[str]] = typer.Option(None, "--rollout", help="Rollout strategy for all seats (default heuristic), or K=STRATEGY per seat."),
     samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play."),
-    precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every win-rate interval is within +-X."),
+    precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every proportion interval (win, and a yes/no outcome) is within +-X."),
+    confidence: float = typer.Option(0.95, "--confidence", help="Stop once the best option's P(best) reaches this."),
+    exact_limit: int = typer.Option(2000, "--exact-limit", help="Enumerate the hidden cards when at most this many deals are consistent (0: always sample)."),
+    infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (Pitch: bids) into their hidden cards."),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after T seconds."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
@@ -380,7 +383,8 @@ def evaluate(
             rollout_spec = {k: v for k, v in parse_seat_args(rollout).items()}
     result = ev.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
                          rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
-                         seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json)
+                         seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json,
+                         confidence=confidence, exact_limit=exact_limit, infer=infer)
     if csv:
         from analyzer.io import write_text
 
@@ -392,9 +396,66 @@ def evaluate(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
         return
-    typer.echo(f"{result.game}: {result.samples:,} samples, {result.elapsed:.2f} s, stopped: {result.stopped}")
+    _print_evaluation(result, rollout_spec, record, at)
+
+
+def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) -> None:
+    """Restate the question, answer it (a table that fits 80 columns), and the verdict."""
+    facts = result.facts
+    where = f" (from {record}, decision {at})" if record else ""
+    about = facts["description"] if "seat" in facts["description"] else \
+        ", ".join(filter(None, [f"seat {facts['seat']} to move", facts["description"]]))
+    typer.echo(f"{result.game}: {about}{where}")
+    shown = {k: v for k, v in result.position.items() if k not in ("rules", "seat") and v not in ("", [], None)}
+    for key, value in shown.items():
+        text = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        typer.echo(f"  {key}: {_clip(text, 70 - len(key))}")
+    rollouts = rollout if isinstance(rollout, str) else ", ".join(f"{k}={v}" for k, v in rollout.items())
+    typer.echo(f"  legal: {_clip(' '.join(facts['options_legal']), 64)}")
+    order = "fewer is better" if facts["lower_is_better"] else "more is better"
+    outcome = [c for c in result.table.columns if c + "_lo" in result.table.columns and c != "win"][0]
+    ranked = "win, then " + f"{outcome} ({order})" if facts["ranked_by"] == "win" else f"{outcome} ({order}; the win is the same)"
+    typer.echo(f"  rollout: {rollouts}; ranked by {ranked}")
+    typer.echo(f"  {facts['method']}; {result.samples:,} samples in {result.elapsed:.1f} s; stopped: {result.stopped}")
+    if "effective_samples" in facts:
+        typer.echo(f"  effective samples after the inference weights: {facts['effective_samples']:,.0f}")
+    if result.samples:
+        _print_options(result.table, outcome)
     for name, table in result.tables.items():
-        _print_frame(table, name)
+        if name != "options":
+            _print_frame(table, name)
+    typer.echo(result.verdict())
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(1, width - 3)] + "..."
+
+
+def _print_options(table, outcome: str) -> None:
+    """The ranked options, compactly: value ±half-width of its 95% interval."""
+    from rich.console import Console
+    from rich.table import Table
+
+    out = Table(header_style="bold", box=None, pad_edge=False)
+    out.add_column("#", justify="right")
+    out.add_column("option", justify="left", overflow="fold")
+    out.add_column("win %", justify="right")
+    out.add_column(outcome, justify="right")
+    out.add_column("P(best)", justify="right")
+    out.add_column("samples", justify="right")
+    out.add_column("", justify="left")
+    binary = table[outcome + "_hi"].max() <= 1 and table[outcome].min() >= 0
+    for _, row in table.iterrows():
+        win = f"{100 * row['win']:.1f} ±{50 * (row['win_hi'] - row['win_lo']):.1f}"
+        half = (row[outcome + "_hi"] - row[outcome + "_lo"]) / 2
+        value = (f"{100 * row[outcome]:.1f}% ±{100 * half:.1f}" if binary and outcome != "points"
+                 else f"{row[outcome]:.2f} ±{half:.2f}")
+        out.add_row(str(row["rank"]), row["option"], win, value, f"{row['p_best']:.3f}", f"{row['samples']:,}",
+                    "dropped" if row["dropped"] else "")
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=80)
+    console.print(out)
 
 
 @app.command()

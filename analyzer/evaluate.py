@@ -114,12 +114,47 @@ class EvaluationResult:
         """The ranked options."""
         return self.tables["options"]
 
+    def verdict(self) -> str:
+        """One line a player can act on."""
+        t = self.table
+        best = t.iloc[0]
+        if self.samples == 0:
+            if self.stopped == "forced":
+                return f"Play {best['option']}: it is the only legal move."
+            return f"Play any of {best['option'].replace('/', ', ')}: they are the same move here."
+        by_win = self.facts.get("ranked_by") == "win"
+        outcome = [c for c in t.columns if c + "_lo" in t.columns and c != "win"][0]
+
+        def value(row) -> str:
+            if by_win:
+                return f"wins {row['win']:.1%} [{row['win_lo']:.1%}, {row['win_hi']:.1%}]"
+            return f"{outcome} {row[outcome]:.3g} [{row[outcome + '_lo']:.3g}, {row[outcome + '_hi']:.3g}]"
+
+        sure = best["p_best"] >= self.facts.get("confidence", 0.95)
+        line = f"{'Play' if sure else 'Best guess'} {best['option']} (P(best) {best['p_best']:.2f}): {value(best)}"
+        if not by_win:
+            line += " (the game's result does not depend on it)"
+        kept = t[~t["dropped"]].iloc[1:]
+        if len(kept):
+            second = kept.iloc[0]
+            if by_win:
+                line += f"; {second['option']} is {-second['diff_to_best']:.1%} worse (±{Z95 * second['diff_se']:.1%})"
+            else:
+                line += f"; next {second['option']}: {value(second)}"
+            if len(kept) > 1:
+                line += f"; {len(kept) - 1} more not separated"
+        if t["dropped"].any():
+            line += "; the rest are clearly worse" if len(kept) else "; every other option is clearly worse"
+        if not sure:
+            line += " (more --samples or --time would tell them apart)"
+        return line + "."
+
     def to_dict(self) -> dict[str, Any]:
         from analyzer.api import _clean
 
         return _clean({"game": self.game, "position": self.position, "samples": self.samples,
                        "elapsed_s": round(self.elapsed, 3), "stopped": self.stopped,
-                       **self.facts, **{k: v.to_dict(orient="records") for k, v in self.tables.items()}})
+                       "verdict": self.verdict(), **self.facts, **{k: v.to_dict(orient="records") for k, v in self.tables.items()}})
 
 
 def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str | None = None,
@@ -127,7 +162,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
              rules: dict[str, Any] | None = None, rollout: dict[int, str] | list[str] | str = "heuristic",
              samples: int = 20_000, precision: float | None = None, seconds: float | None = None,
              seed: int = 0, workers: int | None = None, progress: bool = False,
-             confidence: float = 0.95, exact_limit: int = EXACT_LIMIT, infer: bool = False) -> EvaluationResult:
+             confidence: float = 0.95, exact_limit: int = EXACT_LIMIT, infer: bool = True) -> EvaluationResult:
     """Evaluate every legal option of a position; returns a ranked table (DataFrame).
 
     ``exact_limit``: enumerate the consistent worlds instead of sampling them when they
@@ -217,6 +252,7 @@ class _Plan:
     def __init__(self, ev: Evaluation, groups: list[list[int]], samples: int, confidence: float,
                  exact_limit: int) -> None:
         self.groups = groups
+        self.confidence = confidence
         self.worlds = ev.worlds(exact_limit) if ev.worlds is not None and exact_limit > 0 and len(groups) > 1 else None
         if self.worlds is not None:
             w = len(self.worlds.weights)
@@ -314,10 +350,10 @@ def _result(game: str, position: dict[str, Any], ev: Evaluation, plan: _Plan, st
             active: list[int], done: int, started: float, stopped: str,
             tables_extra: dict[str, pd.DataFrame]) -> EvaluationResult:
     table, ranked_by = _table(ev, plan.groups, stats, active)
-    facts: dict[str, Any] = {"method": plan.method, "ranked_by": ranked_by, "looks": plan.looks,
+    facts: dict[str, Any] = {"method": plan.method if done else "nothing to sample", "ranked_by": ranked_by, "looks": plan.looks,
                              "race_z": round(plan.race_z, 3), "race_alpha": RACE_ALPHA,
-                             "description": ev.description, "seat": ev.seat,
-                             "lower_is_better": ev.lower_is_better}
+                             "description": ev.description, "seat": ev.seat, "confidence": plan.confidence,
+                             "options_legal": list(ev.names), "lower_is_better": ev.lower_is_better}
     if ev.weighted and done:
         facts["effective_samples"] = round(stats.effective_samples(0), 1)
     return EvaluationResult(game, position, done, time.perf_counter() - started, stopped,
