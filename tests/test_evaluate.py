@@ -233,3 +233,22 @@ def test_cli_evaluate_json_reports_method_and_ranking(cli, tmp_path):
     data = json.loads(out)
     assert data["method"].startswith("exact over") and data["ranked_by"] in ("win", "points")
     assert data["race_alpha"] == 0.05
+
+
+def test_cli_evaluate_restates_answers_and_fits_80_columns(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    record = tmp_path / "g.jsonl"
+    code, _, err = cli("play", "hearts2", "--seed", "5", "--seat", "0=random", "--seat", "1=random",
+                       "--record", str(record))
+    assert code == 0, err
+    code, out, err = cli("evaluate", "hearts2", "--record", str(record), "--at", "5", "--samples", "2000",
+                         "--rollout", "random")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("hearts2: seat 1, trick 3")
+    assert any(line.strip().startswith("hand:") for line in lines)
+    assert any(line.strip().startswith("legal: 8C TC AC 4D 8D 2S") for line in lines)
+    assert any("ranked by win, then points (fewer is better)" in line for line in lines)
+    assert "…" not in out and max(len(line) for line in lines[:-1]) <= 80
+    assert lines[-1].startswith(("Play ", "Best guess "))
+    assert "8C/TC/AC" in out  # interchangeable clubs share a row
