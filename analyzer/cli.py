@@ -402,7 +402,9 @@ def evaluate(
 def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) -> None:
     """Restate the question, answer it (a table that fits 80 columns), and the verdict."""
     facts = result.facts
-    where = f" (from {record}, decision {at})" if record else ""
+    from pathlib import Path
+
+    where = f" (from {Path(record).name}, decision {at})" if record else ""
     about = facts["description"] if "seat" in facts["description"] else \
         ", ".join(filter(None, [f"seat {facts['seat']} to move", facts["description"]]))
     typer.echo(f"{result.game}: {about}{where}")
