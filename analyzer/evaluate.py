@@ -233,7 +233,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
                 stopped = f"time: {seconds:g} s"
                 break
         else:
-            stopped = f"samples: all {done:,} spent"
+            stopped = f"samples: {done:,} spent"
     except KeyboardInterrupt:
         stopped = "interrupted"
     finally:
