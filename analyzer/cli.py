@@ -418,7 +418,7 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
     outcome = [c for c in result.table.columns if c + "_lo" in result.table.columns and c != "win"][0]
     ranked = "win, then " + f"{outcome} ({order})" if facts["ranked_by"] == "win" else f"{outcome} ({order}; the win is the same)"
     typer.echo(f"  rollout: {rollouts}; ranked by {ranked}")
-    typer.echo(f"  {facts['method']}, {result.elapsed:.1f} s; stopped: {result.stopped}")
+    typer.echo(f"  {facts['method']}: {result.samples:,} samples, {result.elapsed:.1f} s; stopped: {result.stopped}")
     if "effective_samples" in facts:
         typer.echo(f"  effective samples after the inference weights: {facts['effective_samples']:,.0f}")
     if result.samples:
