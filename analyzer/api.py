@@ -173,7 +173,7 @@ def simulate(game: str, games: int = 10_000, seed: int = 0, players: int | None 
     seed = check_seed(seed)
     s = setup(game, players, seats, rules)
     acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
-    writer = RowWriter(out) if out else None
+    writer = RowWriter(out) if out is not None else None
     on_rows = (lambda start, rows: writer.write(per_game_frame(s.spec, s.rules, start, rows))) if writer else None
     ok = False
     try:
@@ -181,7 +181,7 @@ def simulate(game: str, games: int = 10_000, seed: int = 0, players: int | None 
             s.run_chunk, seed, int(games), s.params, s.strat, acc, workers=workers,
             describe_error=s.describe_error, on_rows=on_rows, progress=progress,
             label=f"{s.spec.name}", chunk=chunk))
-        ok = not result.interrupted
+        ok = result.games > 0  # interrupted: the rows of the finished games, whole, are kept
     finally:
         if writer:
             writer.close(ok)

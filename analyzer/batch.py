@@ -18,6 +18,7 @@ worker's chunks are played again elsewhere (Dask retries them).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -78,9 +79,14 @@ def load_job(path: str | Path) -> list[Run]:
     if unknown:
         raise AnalyzerError(f"job file {path}: unknown top-level key {sorted(unknown)[0]!r} (expected [defaults] and [[run]])")
     defaults = data.get("defaults", {})
+    if not isinstance(defaults, dict):
+        raise AnalyzerError(f"job file {path}: [defaults] must be a table of run keys, not {defaults!r}")
     runs_data = data.get("run")
     if not isinstance(runs_data, list) or not runs_data:
         raise AnalyzerError(f"job file {path} has no runs: add [[run]] tables")
+    for i, entry in enumerate(runs_data, start=1):
+        if not isinstance(entry, dict):
+            raise AnalyzerError(f"job file {path}: run {i} must be a [[run]] table, not {entry!r}"[:200])
     runs = [_validate(i, {**defaults, **entry}) for i, entry in enumerate(runs_data, start=1)]
     names = [r.name for r in runs]
     for name in names:
@@ -108,6 +114,8 @@ def _validate(index: int, entry: dict[str, Any]) -> Run:
     kind = entry["kind"]
     if kind not in KINDS:
         raise fail("kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+    if "players" in entry and (not isinstance(entry["players"], int) or isinstance(entry["players"], bool)):
+        raise fail("players", f"must be an integer, not {entry['players']!r}")
     games = entry["games"]
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise fail("games", f"must be a positive integer, not {games!r}")
@@ -165,7 +173,11 @@ def _validate(index: int, entry: dict[str, Any]) -> Run:
         raise fail("alpha", f"must be between 0 and 1, not {alpha!r}")
     name = entry.get("name", f"run{index}")
     if not isinstance(name, str) or not name or any(c in name for c in '/\\\0') or name.startswith("."):
-        raise fail("name", f"must be a plain file name, not {name!r}")
+        raise fail("name", f"must be a plain file name, not {name!r}"[:200])
+    if len(name.encode()) > 100:
+        raise fail("name", f"is {len(name.encode())} bytes long; at most 100")
+    if name.lower().startswith("summary"):
+        raise fail("name", f"{name!r} is reserved for the job's summary files")
     return Run(name=name, kind=kind, game=spec.name, games=games, seed=seed, players=spec.players(resolved),
                rules={k: v for k, v in resolved.items() if k != "players"}, seats=seats, strategies=strategies,
                chunk=chunk, alpha=float(alpha))
@@ -183,14 +195,18 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
         acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
         from analyzer.runner import run_games
 
-        run_games(s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=threads, chunk=count,
-                  first_index=start, describe_error=s.describe_error)
+        result = run_games(s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=threads, chunk=count,
+                           first_index=start, describe_error=s.describe_error)
+        if result.interrupted or result.games != count:
+            raise KeyboardInterrupt  # a partial chunk is never saved as done
         return acc
     from analyzer.compare import Tournament, run_arms
 
     t = Tournament(run.game, run.strategies, run.players, run.rules)
-    run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False, threads, False, "",
-             first_index=start, chunk=count)
+    done, _, interrupted = run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False, threads,
+                                    False, "", first_index=start, chunk=count)
+    if interrupted or done != count:
+        raise KeyboardInterrupt  # a partial chunk is never saved as done
     return t.state()
 
 
@@ -238,52 +254,142 @@ class JobResult:
 
 
 class Checkpoints:
-    def __init__(self, out: Path) -> None:
+    """One file per finished chunk: ``OUT/.chunks/<run key>/<start>.pkl``.
+
+    A file holds a header line (magic, the run key, the chunk's start and count, and the
+    SHA-256 of the payload) and the pickled result. ``valid`` checks all of it, so a file
+    that is truncated, garbage, or copied from another chunk or run is never used: it is
+    removed (with a warning) and the chunk is played again.
+    """
+
+    MAGIC = b"analyzer-chunk-1"
+
+    def __init__(self, out: Path, warn=None) -> None:
         self.root = out / ".chunks"
+        self.warn = warn or (lambda text: None)
 
     def path(self, run: Run, start: int) -> Path:
         return self.root / run.key / f"{start:012d}.pkl"
 
-    def has(self, run: Run, start: int) -> bool:
-        return self.path(run, start).is_file()
+    def _header(self, run: Run, start: int, count: int, payload: bytes) -> bytes:
+        digest = hashlib.sha256(payload).hexdigest()
+        return b" ".join([self.MAGIC, run.key.encode(), str(start).encode(), str(count).encode(), digest.encode()])
 
-    def save(self, run: Run, start: int, value: Any) -> None:
+    def save(self, run: Run, start: int, count: int, value: Any) -> None:
         from analyzer.io import atomic_path
 
+        payload = pickle.dumps(value)
         target = self.path(run, start)
         target.parent.mkdir(parents=True, exist_ok=True)
         with atomic_path(target) as tmp:
-            tmp.write_bytes(pickle.dumps(value))
+            tmp.write_bytes(self._header(run, start, count, payload) + b"\n" + payload)
 
-    def load(self, run: Run, start: int) -> Any:
-        return pickle.loads(self.path(run, start).read_bytes())
+    def _payload(self, run: Run, start: int, count: int) -> bytes | None:
+        """The checked payload of a chunk's file, or None when it is missing or does not prove
+        that it holds this chunk of this run."""
+        try:
+            data = self.path(run, start).read_bytes()
+        except (FileNotFoundError, IsADirectoryError):
+            return None
+        header, _, payload = data.partition(b"\n")
+        if header != self._header(run, start, count, payload):
+            return None
+        return payload
+
+    def valid(self, run: Run, start: int, count: int) -> bool:
+        """True for a checked chunk file; a file that fails the check is removed, with a warning."""
+        path = self.path(run, start)
+        if not path.exists():
+            return False
+        if self._payload(run, start, count) is not None:
+            return True
+        self.warn(f"warning: checkpoint {path} does not match run {run.name!r}, chunk {start:,}+{count:,}: "
+                  "playing that chunk again")
+        path.unlink(missing_ok=True)
+        return False
+
+    def load(self, run: Run, start: int, count: int) -> Any:
+        payload = self._payload(run, start, count)
+        if payload is None:
+            raise AnalyzerError(f"checkpoint {self.path(run, start)} changed while the job ran: run it again")
+        return pickle.loads(payload)
+
+    @contextlib.contextmanager
+    def locked(self):
+        """Hold the folder's lock for the whole job: a second batch on the same folder is refused."""
+        import fcntl
+
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / "lock", "a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise AnalyzerError(f"another batch job is running on {self.root.parent}: wait for it, "
+                                    "or give another --out") from None
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def run_job(job: str | Path, out: str | Path, workers: int | None = None, scheduler: str | None = None,
-            local_cluster: int | None = None, progress: bool = False) -> JobResult:
-    """Run (or resume) every run of ``job``; results go to ``out``."""
+            local_cluster: int | None = None, progress: bool = False, warn=None) -> JobResult:
+    """Run (or resume) every run of ``job``; results go to ``out``.
+
+    Interrupted (Ctrl-C, SIGTERM), it keeps the chunks that finished and raises
+    :class:`JobInterrupted`, writing no result files; running it again resumes.
+    """
     runs = load_job(job)
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise AnalyzerError(f"--out {out} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
-    store = Checkpoints(out)
-    todo = [(run, start, count) for run in runs for start, count in run.chunks() if not store.has(run, start)]
-    total = sum(len(run.chunks()) for run in runs)
-    started = time.perf_counter()
-    display = _Display(runs, store, progress)
+    created = not out.exists()
     try:
-        if todo:
-            execute = _dask_execute if (scheduler or local_cluster) else _local_execute
-            execute(todo, store, display, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
-                    games=sorted({r.game for r in runs}))
-    finally:
-        display.close()
-    _write_results(runs, store, out)
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AnalyzerError(f"cannot create --out {out}: {exc.strerror}") from None
+    try:
+        return _run_job(runs, out, workers, scheduler, local_cluster, progress, warn)
+    except BaseException:
+        if created and not any(p.suffix == ".pkl" for p in out.rglob("*")):
+            import shutil
+
+            shutil.rmtree(out, ignore_errors=True)  # nothing was saved: leave no empty folder behind
+        raise
+
+
+def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | None, local_cluster: int | None,
+             progress: bool, warn) -> JobResult:
+    store = Checkpoints(out, warn)
+    with store.locked():
+        todo = [(run, start, count) for run in runs for start, count in run.chunks()
+                if not store.valid(run, start, count)]
+        total = sum(len(run.chunks()) for run in runs)
+        started = time.perf_counter()
+        display = _Display(runs, store, progress)
+        done = [0]
+        try:
+            if todo:
+                execute = _dask_execute if (scheduler or local_cluster) else _local_execute
+                execute(todo, store, display, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
+                        games=sorted({r.game for r in runs}), done=done)
+        except KeyboardInterrupt:
+            raise JobInterrupted(total - len(todo) + done[0], total) from None
+        finally:
+            display.close()
+        _write_results(runs, store, out)
     return JobResult(runs, total, total - len(todo), time.perf_counter() - started)
 
 
-def _local_execute(todo, store: Checkpoints, display, workers: int | None, **_) -> None:
+class JobInterrupted(KeyboardInterrupt):
+    """A batch job stopped by Ctrl-C or SIGTERM; ``saved`` of ``total`` chunks are kept."""
+
+    def __init__(self, saved: int, total: int) -> None:
+        super().__init__(f"interrupted: {saved} of {total} chunk(s) saved; run the same command again to resume")
+        self.saved, self.total = saved, total
+
+
+def _local_execute(todo, store: Checkpoints, display, workers: int | None, done: list[int], **_) -> None:
     """Play the chunks here, one after the other, each on ``workers`` numba threads.
 
     One process holds the compiled kernels once (a second process would hold them again:
@@ -294,17 +400,22 @@ def _local_execute(todo, store: Checkpoints, display, workers: int | None, **_) 
 
     threads = set_workers(workers)
     for run, start, count in todo:
-        store.save(run, start, play_chunk(run, start, count, threads))
+        store.save(run, start, count, play_chunk(run, start, count, threads))
+        done[0] += 1
         display.advance(run)
 
 
 def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, local_cluster: int | None,
-                  games: list[str], **_) -> None:
+                  games: list[str], done: list[int], **_) -> None:
     from distributed import Client, LocalCluster, as_completed
 
     cluster = None
     if scheduler:
-        client = Client(scheduler, timeout="20s")
+        try:
+            client = Client(scheduler, timeout="20s")
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise AnalyzerError(f"cannot reach the Dask scheduler {scheduler!r}: {first}"[:300]) from None
     else:
         cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=None)
@@ -314,10 +425,11 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
         futures = {}
         for run, start, count in todo:
             future = client.submit(play_chunk, run, start, count, key=f"{run.key}-{start}", retries=3, pure=False)
-            futures[future] = (run, start)
+            futures[future] = (run, start, count)
         for future in as_completed(futures):
-            run, start = futures[future]
-            store.save(run, start, future.result())
+            run, start, count = futures[future]
+            store.save(run, start, count, future.result())
+            done[0] += 1
             display.advance(run)
     finally:
         client.close()
@@ -333,7 +445,7 @@ def _write_results(runs: list[Run], store: Checkpoints, out: Path) -> None:
 
     summary_rows, summary = [], {}
     for run in runs:
-        result = finish_run(run, [store.load(run, start) for start, _ in run.chunks()])
+        result = finish_run(run, [store.load(run, start, count) for start, count in run.chunks()])
         folder = out / run.name
         folder.mkdir(exist_ok=True)
         for table_name, frame in result["tables"].items():
@@ -368,7 +480,7 @@ class _Display:
         total = done = 0
         for run in runs:
             chunks = run.chunks()
-            finished = sum(store.has(run, start) for start, _ in chunks)
+            finished = sum(store.path(run, start).exists() for start, _ in chunks)
             total, done = total + len(chunks), done + finished
             self.tasks[run.name] = self.bar.add_task(f"{run.name} ({run.kind} {run.game})", total=len(chunks),
                                                      completed=finished)

@@ -132,7 +132,7 @@ def simulate(
     if plot:
         from analyzer.io import check_writable
 
-        check_writable(plot)
+        check_writable(plot, (".png",))
     summary = api.simulate(game, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
                            rules=_parse_rules(rule), workers=workers, out=out,
                            progress=sys.stderr.isatty() and not as_json)
@@ -145,8 +145,9 @@ def simulate(
     else:
         _print_summary(summary)
     if summary.interrupted:
-        typer.echo(f"interrupted: summary of the {summary.games:,} games finished (of {n_games:,})", err=True)
-        raise typer.Exit(130)
+        written = f"; their rows are in {out}" if out else ""
+        raise typer.Exit(_say_interrupted(
+            f"interrupted: summary of the {summary.games:,} games finished (of {n_games:,}){written}"))
 
 
 def _print_summary(summary) -> None:
@@ -235,10 +236,12 @@ def compare(
     from analyzer.errors import AnalyzerError
     from analyzer.strategies import parse_seat_args
 
-    for path in filter(None, (csv, plot)):
-        from analyzer.io import check_writable
+    from analyzer.io import check_writable
 
-        check_writable(path)
+    if csv:
+        check_writable(csv, (".csv",))
+    if plot:
+        check_writable(plot, (".png",))
     items = _rule_items(rule)
     grid = cmp.rule_grid(items)
     progress = sys.stderr.isatty() and not as_json
@@ -272,8 +275,7 @@ def compare(
         for name, table in result.tables.items():
             _print_frame(table, name)
     if result.interrupted:
-        typer.echo(f"interrupted after {result.games:,} deals", err=True)
-        raise typer.Exit(130)
+        raise typer.Exit(_say_interrupted(f"interrupted after {result.games:,} deals"))
 
 
 @app.command()
@@ -303,8 +305,11 @@ def batch(
         raise AnalyzerError("give either --scheduler or --local-cluster, not both")
     if local_cluster is not None and local_cluster < 1:
         raise AnalyzerError(f"--local-cluster takes a positive number of workers, not {local_cluster}")
-    result = batch_mod.run_job(job, out, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
-                               progress=sys.stderr.isatty())
+    try:
+        result = batch_mod.run_job(job, out, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
+                                   progress=sys.stderr.isatty(), warn=lambda text: typer.echo(text, err=True))
+    except batch_mod.JobInterrupted as exc:
+        raise typer.Exit(_say_interrupted(str(exc))) from None
     resumed = f", {result.chunks_done_before} were already done" if result.chunks_done_before else ""
     typer.echo(f"{len(result.runs)} run(s), {result.chunks_total} chunk(s){resumed}; "
                f"{result.elapsed:.1f} s; results in {out}")
@@ -355,10 +360,12 @@ def evaluate(
     from analyzer.errors import AnalyzerError
     from analyzer.strategies import parse_seat_args
 
-    for path in filter(None, (csv, plot)):
-        from analyzer.io import check_writable
+    from analyzer.io import check_writable
 
-        check_writable(path)
+    if csv:
+        check_writable(csv, (".csv",))
+    if plot:
+        check_writable(plot, (".png",))
     position: dict[str, Any] | None = None
     flags = {"seat": seat, "dealer": dealer, "hand": hand, "scores": scores, "total": total, "chips": chips,
              "bids": bids, "played": played, "decision": decision}
@@ -395,8 +402,12 @@ def evaluate(
         evaluation_plot(result, plot)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
+        if result.stopped == "interrupted":
+            raise typer.Exit(_say_interrupted(f"interrupted after {result.samples:,} samples"))
         return
     _print_evaluation(result, rollout_spec, record, at)
+    if result.stopped == "interrupted":
+        raise typer.Exit(_say_interrupted(f"interrupted after {result.samples:,} samples"))
 
 
 def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) -> None:
@@ -514,19 +525,81 @@ def _rule_items(items: list[str] | None) -> list[tuple[str, str]]:
     return pairs
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an interrupt so that partial files are cleaned up as for Ctrl-C."""
+
+
+_TERMINATED = [False]
+_SAID_INTERRUPTED = [False]
+
+
+def _on_sigterm(signum, frame) -> None:
+    _TERMINATED[0] = True
+    raise Terminated()
+
+
+def _interrupt_code() -> int:
+    """130 for Ctrl-C, 143 for SIGTERM."""
+    return 143 if _TERMINATED[0] else 130
+
+
 def main() -> None:
-    """Entry point: user errors become one line on stderr and exit status 2."""
+    """Entry point: user errors become one line on stderr and exit status 2; a strategy's
+    fault exit 3; Ctrl-C 130 and SIGTERM 143, after cleaning up partial files."""
+    import signal
+
     from analyzer.cards import CardError
     from analyzer.errors import AnalyzerError, StrategyError
 
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:  # Typer vendors its own copy of click
+        from typer._click import exceptions as click
+    except ImportError:  # pragma: no cover - older Typer: plain click
+        from click import exceptions as click
+
     try:
-        app()
+        code = app(standalone_mode=False)  # Typer returns 130 for a KeyboardInterrupt
     except (AnalyzerError, CardError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {_one_line(exc)}", err=True)
         sys.exit(2)
     except StrategyError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {_one_line(exc)}", err=True)
         sys.exit(3)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
+    except click.NoArgsIsHelpError:
+        sys.exit(2)  # the help was printed
+    except click.UsageError as exc:
+        typer.echo(f"error: {_usage_line(exc)}", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        typer.echo(f"error: {_one_line(exc.format_message())}", err=True)
+        sys.exit(2)
+    except typer.Abort:  # an unexpected end of input
+        typer.echo("error: unexpected end of input", err=True)
+        sys.exit(2)
+    if code in (130, 143):
+        if not _SAID_INTERRUPTED[0]:
+            typer.echo("interrupted", err=True)
+        sys.exit(_interrupt_code())
+    if isinstance(code, int) and code:
+        sys.exit(code)
+
+
+def _say_interrupted(text: str) -> int:
+    """Print what an interrupted command finished; returns the exit code (130, or 143)."""
+    typer.echo(text, err=True)
+    _SAID_INTERRUPTED[0] = True
+    return _interrupt_code()
+
+
+def _usage_line(exc) -> str:
+    """Click's usage error as one line naming the command, with a hint."""
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else "analyzer"
+    hint = f" (see '{where} --help')"
+    return _one_line(exc.format_message(), 300 - len(hint)) + hint
+
+
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    """An error as one bounded line (a 10 MB hand string must not give a 10 MB message)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

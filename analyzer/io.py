@@ -11,13 +11,27 @@ from typing import Iterator
 from analyzer.errors import AnalyzerError
 
 
-def check_writable(path: str | Path) -> Path:
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def check_writable(path: str | Path, suffixes: tuple[str, ...] | None = None) -> Path:
+    """The target of an output file, checked before any work: a non-empty name, an existing
+    writable folder, not a folder itself, and (with ``suffixes``) the right kind of file."""
+    if not str(path).strip():
+        raise AnalyzerError("an output file name is empty")
     target = Path(path)
+    if suffixes and target.suffix.lower() not in suffixes:
+        raise AnalyzerError(f"cannot write {target}: the name must end in {' or '.join(suffixes)}")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise AnalyzerError(f"cannot write {target}: folder {folder} does not exist")
     if target.is_dir():
         raise AnalyzerError(f"cannot write {target}: it is a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise AnalyzerError(f"cannot write {target}: folder {folder} is not writable")
     return target
 
 
@@ -25,11 +39,19 @@ def check_writable(path: str | Path) -> Path:
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path; on success it replaces ``path``, on failure it is removed."""
     target = check_writable(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as exc:
+        raise AnalyzerError(f"cannot write {target}: {exc.strerror}") from None
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an output file honours the umask
     try:
         yield Path(tmp)
         os.replace(tmp, target)
+    except OSError as exc:  # a full disk, a folder made read-only meanwhile: nothing is damaged
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise AnalyzerError(f"cannot write {target}: {exc.strerror or exc}") from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -45,6 +67,7 @@ class RowWriter:
     """Streams per-game rows (DataFrames) to Parquet or CSV, atomically at close."""
 
     def __init__(self, path: str | Path) -> None:
+        check_writable(path)
         self.path = Path(path)
         suffix = self.path.suffix.lower()
         if suffix not in (".parquet", ".csv"):
