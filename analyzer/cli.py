@@ -334,7 +334,7 @@ def evaluate(
     at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), seen by the deciding seat."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
-    rollout: Optional[List[str]] = typer.Option(None, "--rollout", help="Rollout strategy for all seats (default heuristic), or K=STRATEGY per seat."),
+    rollout: Optional[List[str]] = typer.Option(None, "--rollout", help="Rollout strategy for every seat, e.g. mc:k=8 (default heuristic), or K=STRATEGY per seat (repeatable)."),
     samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play."),
     precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every proportion interval (win, and a yes/no outcome) is within +-X."),
     confidence: float = typer.Option(0.95, "--confidence", help="Stop once the best option's P(best) reaches this."),
@@ -358,7 +358,7 @@ def evaluate(
     """
     from analyzer import evaluate as ev
     from analyzer.errors import AnalyzerError
-    from analyzer.strategies import parse_seat_args
+    from analyzer.strategies import parse_rollout_args
 
     from analyzer.io import check_writable
 
@@ -382,12 +382,7 @@ def evaluate(
         position = _read_position(position_file)
     elif given:
         position = given
-    rollout_spec: Any = "heuristic"
-    if rollout:
-        if len(rollout) == 1 and "=" not in rollout[0]:
-            rollout_spec = rollout[0]
-        else:
-            rollout_spec = {k: v for k, v in parse_seat_args(rollout).items()}
+    rollout_spec: Any = parse_rollout_args(rollout)
     result = ev.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
                          rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
                          seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json,
@@ -508,6 +503,8 @@ def _read_position(path: str) -> dict[str, Any]:
         data = json.loads(file.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise AnalyzerError(f"position file {path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise AnalyzerError(f"position file {path} is nested too deeply") from None
     if not isinstance(data, dict):
         raise AnalyzerError(f"position file {path} must hold a JSON object")
     return data

@@ -138,7 +138,9 @@ class EvaluationResult:
         if len(kept):
             second = kept.iloc[0]
             if by_win:
-                line += f"; {second['option']} is {-second['diff_to_best']:.1%} worse (±{Z95 * second['diff_se']:.1%})"
+                gap = -second["diff_to_best"]
+                how = f"{gap:.1%} worse" if gap >= 0.0005 else "level with it"
+                line += f"; {second['option']} is {how} (±{Z95 * second['diff_se']:.1%})"
             else:
                 line += f"; next {second['option']}: {value(second)}"
             if len(kept) > 1:
@@ -190,7 +192,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         raise AnalyzerError(f"--exact-limit must be at least 0, not {exact_limit}")
     seed = api.check_seed(seed)
     if record is not None:
-        position = spec.position_from_record(_read_record(record, game_index, spec.name), at)
+        position = _position_from_record(spec, record, game_index, at)
     if position is None:
         raise AnalyzerError("give a position: flags, --position FILE.json, or --record FILE --at N")
     resolved = spec.resolve_rules({**position.get("rules", {}), **(rules or {})}, players or position.get("players"))
@@ -399,12 +401,31 @@ def _nan_low(x: float) -> float:
     return -math.inf if x != x else x
 
 
+INT64_MAX = 2**63 - 1
+
+
 def as_int(value: Any, name: str) -> int:
-    """An integer position value (given as a number or as text), with a clear error."""
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise AnalyzerError(f"{name} takes an integer, not {value!r}") from None
+    """An integer position value (given as a number or as text), with a clear error: a bool,
+    a fraction (1.5), infinity or a number beyond int64 is refused, never truncated."""
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    if isinstance(value, bool):
+        raise AnalyzerError(f"{name} takes an integer, not {text}")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise AnalyzerError(f"{name} takes an integer, not {text}")
+        value = int(value)
+    elif isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            raise AnalyzerError(f"{name} takes an integer, not {text}") from None
+    elif not isinstance(value, (int, np.integer)):
+        raise AnalyzerError(f"{name} takes an integer, not {text}")
+    if not -INT64_MAX <= int(value) <= INT64_MAX:
+        raise AnalyzerError(f"{name}: {text} is out of range")
+    return int(value)
 
 
 def int_list(value: Any, name: str) -> list[int]:
@@ -421,6 +442,20 @@ def card_list(value: Any) -> list[str]:
     return value.replace(",", " ").split() if isinstance(value, str) else [str(v) for v in value]
 
 
+def _position_from_record(spec, path: str, index: int, at: int | None) -> dict[str, Any]:
+    """Decision ``at`` of game ``index`` of a record file, seen by the deciding seat. A record
+    that does not follow the format (a key missing, a value of the wrong type) is refused in
+    one line naming the file, never with a traceback."""
+    events = _read_record(path, index, spec.name)
+    try:
+        return spec.position_from_record(events, at)
+    except AnalyzerError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        what = f"missing key {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise AnalyzerError(f"record file {path}, game {index}: not a valid {spec.name} record ({what})"[:300]) from None
+
+
 def _read_record(path: str, index: int, game: str) -> list[dict[str, Any]]:
     import json
     from pathlib import Path
@@ -429,13 +464,19 @@ def _read_record(path: str, index: int, game: str) -> list[dict[str, Any]]:
     if not file.is_file():
         raise AnalyzerError(f"record file {path} not found")
     games: list[list[dict[str, Any]]] = []
-    for n, line in enumerate(file.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise AnalyzerError(f"record file {path} is not UTF-8 text") from None
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             event = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise AnalyzerError(f"record file {path}, line {n}: not valid JSON") from None
+        if not isinstance(event, dict) or not isinstance(event.get("ev"), str):
+            raise AnalyzerError(f"record file {path}, line {n}: an event is a JSON object with an \"ev\" key")
         if event.get("ev") == "game":
             games.append([])
         if not games:

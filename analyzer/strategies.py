@@ -77,13 +77,13 @@ def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
     return SeatStrategy(label=text, builtin=name, params=params)
 
 
-def parse_seat_args(items: list[str] | None) -> dict[int, str]:
+def parse_seat_args(items: list[str] | None, flag: str = "--seat") -> dict[int, str]:
     """``["1=random", "0=heuristic"]`` -> ``{1: "random", 0: "heuristic"}``."""
     seats: dict[int, str] = {}
     for item in items or []:
         key, eq, value = item.partition("=")
-        if not eq or not key.strip().isdigit() or not value.strip():
-            raise AnalyzerError(f"--seat takes SEAT=STRATEGY like 1=random, not {item!r}")
+        if not eq or not key.strip().isdigit() or not value.strip() or len(key.strip()) > 6:
+            raise AnalyzerError(f"{flag} takes SEAT=STRATEGY like 1=random, not {item!r}"[:200])
         seat = int(key)
         if seat in seats:
             raise AnalyzerError(f"seat {seat} is given two strategies")
@@ -91,15 +91,39 @@ def parse_seat_args(items: list[str] | None) -> dict[int, str]:
     return seats
 
 
+def parse_rollout_args(items: list[str] | None) -> str | dict[int, str]:
+    """``--rollout SPEC`` (one strategy for every seat, e.g. ``mc:k=8``) or ``--rollout K=SPEC``
+    per seat (repeatable); the same strategy specs ``--seat`` takes."""
+    items = list(items or [])
+    if not items:
+        return DEFAULT_STRATEGY
+    per_seat = [bool(re.match(r"^\s*\d+\s*=", item)) for item in items]
+    if not any(per_seat):
+        if len(items) > 1:
+            raise AnalyzerError("--rollout takes one strategy for every seat, or K=STRATEGY per seat")
+        return items[0].strip()
+    if not all(per_seat):
+        raise AnalyzerError("--rollout: give one strategy for every seat, or K=STRATEGY for each seat, not both")
+    return parse_seat_args(items, "--rollout")
+
+
 def resolve_seats(spec: GameSpec, players: int, seats: dict[int, str] | list[str] | None) -> list[SeatStrategy]:
     if isinstance(seats, list):
         if len(seats) != players:
             raise AnalyzerError(f"{len(seats)} strategies given for {players} players")
         seats = dict(enumerate(seats))
-    seats = dict(seats or {})
-    for seat in seats:
+    given = dict(seats or {})
+    seats = {}
+    for seat, value in given.items():
+        if isinstance(seat, str) and seat.strip().isdigit():
+            seat = int(seat)
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise AnalyzerError(f"seats are numbered 0..{players - 1}, not {seat!r}")
         if not 0 <= int(seat) < players:
             raise AnalyzerError(f"seat {seat} does not exist with {players} players (seats 0..{players - 1})")
+        if not isinstance(value, str):
+            raise AnalyzerError(f"seat {seat}: a strategy is a name like 'random', not {value!r}")
+        seats[int(seat)] = value
     return [parse_strategy(spec, seats.get(s, DEFAULT_STRATEGY)) for s in range(players)]
 
 
@@ -119,13 +143,19 @@ def strategy_array(spec: GameSpec, chosen: list[SeatStrategy]) -> tuple[np.ndarr
     return strat, functions
 
 
+MAX_PARAM = 1 << 30
+
+
 def _param_value(spec: GameSpec, name: str, key: str, value: Any) -> int:
     if isinstance(value, str) and value in spec.strategies:
+        if spec.strategies[value].params:  # e.g. mc:base=mc
+            plain = ", ".join(n for n, info in spec.strategies.items() if not info.params)
+            raise AnalyzerError(f"strategy {name}: parameter {key} takes a plain strategy ({plain}), not {value!r}")
         return spec.strategies[value].id
     try:
         number = int(value)
     except (TypeError, ValueError):
         raise AnalyzerError(f"strategy {name}: parameter {key} takes an integer or a strategy name, not {value!r}") from None
-    if number < 1:
-        raise AnalyzerError(f"strategy {name}: parameter {key} must be positive, not {number}")
+    if not 1 <= number <= MAX_PARAM:
+        raise AnalyzerError(f"strategy {name}: parameter {key} must be from 1 to {MAX_PARAM:,}, not {value}"[:200])
     return number
