@@ -24,6 +24,7 @@ from analyzer.stats import Accumulator
 from analyzer.strategies import SeatStrategy, resolve_seats, strategy_array
 
 MAX_SEED = 2**64 - 1
+MAX_INDEX = 2**62  # game indexes are int64 in the kernels
 
 
 @dataclass
@@ -168,8 +169,8 @@ def simulate(game: str, games: int = 10_000, seed: int = 0, players: int | None 
              workers: int | None = None, out: str | None = None, progress: bool = False,
              chunk: int | None = None) -> Summary:
     """Play ``games`` games and summarize them per seat (see Summary.tables)."""
-    if not isinstance(games, (int, np.integer)) or games < 1:
-        raise AnalyzerError(f"--games must be a positive integer, not {games!r}")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= MAX_INDEX:
+        raise AnalyzerError(f"--games must be a positive integer up to 2**62, not {games!r}")
     seed = check_seed(seed)
     s = setup(game, players, seats, rules)
     acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
@@ -200,8 +201,8 @@ def play(game: str, seed: int = 0, index: int = 0, games: int = 1, players: int 
          rules: dict[str, Any] | None = None) -> list[list[dict[str, Any]]]:
     """Records (RECORD.md events) of games ``index .. index + games - 1`` of run ``seed``."""
     seed = check_seed(seed)
-    if index < 0 or games < 1:
-        raise AnalyzerError("--index must be at least 0 and --games at least 1")
+    if not 0 <= index <= MAX_INDEX or not 1 <= games <= MAX_INDEX - index:
+        raise AnalyzerError(f"--index must be from 0 to {MAX_INDEX} and --games at least 1")
     s = setup(game, players, seats, rules)
     return [
         _user_compile_guard(s, lambda i=i: records.record_game(

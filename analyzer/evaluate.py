@@ -195,6 +195,10 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         position = _position_from_record(spec, record, game_index, at)
     if position is None:
         raise AnalyzerError("give a position: flags, --position FILE.json, or --record FILE --at N")
+    if not isinstance(position, dict):
+        raise AnalyzerError("a position is a JSON object of named values")
+    if not isinstance(position.get("rules", {}), dict):
+        raise AnalyzerError("position: rules must be an object like {\"target\": 50}")
     resolved = spec.resolve_rules({**position.get("rules", {}), **(rules or {})}, players or position.get("players"))
     p = spec.players(resolved)
     seats = [rollout] * p if isinstance(rollout, str) else rollout
@@ -202,7 +206,11 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     strat, functions = strategy_array(spec, chosen)
     if functions:
         raise AnalyzerError("rollout strategies must be built-in")
-    ev: Evaluation = spec.evaluation(resolved, position, strat, infer=infer)
+    try:
+        ev: Evaluation = spec.evaluation(resolved, position, strat, infer=infer)
+    except (TypeError, AttributeError, KeyError, OverflowError) as exc:
+        # a value of the wrong shape that the game's checks did not name (e.g. "hand": 5)
+        raise AnalyzerError(f"position: a value has the wrong type or shape ({type(exc).__name__}: {exc})"[:300]) from None
     groups = ev.groups or [[i] for i in range(len(ev.options))]
     plan = _Plan(ev, groups, samples, confidence, exact_limit)
     started = time.perf_counter()

@@ -1,0 +1,216 @@
+"""Robustness: every bad input is one `error:` line with exit 2, never a traceback and never
+a file left behind or damaged; interrupts and damaged checkpoints never fake results.
+
+The corpus runs the real entry point in a subprocess (a traceback, a crash or a hang is
+then seen as it would be by a user)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ANALYZER = [sys.executable, "-m", "analyzer"]
+
+
+def run(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([*ANALYZER, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "COLUMNS": "80"})
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> Path:
+    """A folder with the files the corpus refers to."""
+    d = tmp_path_factory.mktemp("bad")
+    (d / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (d / "hand5.json").write_text(json.dumps({"hand": 5}))
+    (d / "nested.json").write_text(json.dumps({"hand": [["AS"]], "seat": 0}))
+    (d / "inf.json").write_text('{"hand": "KS 4D 7C", "total": Infinity}')
+    (d / "huge.json").write_text('{"hand": "KS 4D 7C", "total": 1e400}')
+    (d / "rules.json").write_text(json.dumps({"hand": "KS 4D 7C", "total": 5, "rules": [1, 2]}))
+    (d / "seatfloat.json").write_text(json.dumps({"hand": "KS 4D 7C", "total": 5, "seat": 1.5}))
+    (d / "seatbool.json").write_text(json.dumps({"hand": "KS 4D 7C", "total": 5, "seat": True}))
+    (d / "list.jsonl").write_text("[1, 2]\n")
+    (d / "number.jsonl").write_text("7\n")
+    (d / "binary.jsonl").write_bytes(b"\xff\xfe\x00garbage\n")
+    (d / "nodeal.jsonl").write_text('{"ev": "game", "game": "hearts2", "rules": {"target": 100}, "players": 2}\n'
+                                    '{"ev": "decide", "move": "2C"}\n')
+    (d / "runlist.toml").write_text("run = [1, 2]\n")
+    (d / "defaults5.toml").write_text('defaults = 5\n[[run]]\nkind = "simulate"\ngame = "hearts2"\ngames = 10\n')
+    (d / "players35.toml").write_text('[[run]]\nkind = "simulate"\ngame = "hearts2"\ngames = 10\nplayers = 3.5\n')
+    (d / "longname.toml").write_text(f'[[run]]\nname = "{"x" * 300}"\nkind = "simulate"\ngame = "hearts2"\ngames = 10\n')
+    (d / "summary.toml").write_text('[[run]]\nname = "summary.csv"\nkind = "simulate"\ngame = "hearts2"\ngames = 10\n')
+    (d / "ok.toml").write_text('[[run]]\nname = "a"\nkind = "simulate"\ngame = "hearts2"\ngames = 10\nchunk = 5\n')
+    return d
+
+
+BAD = [
+    # command line shapes (Click's usage errors)
+    ("simulat", "ninety-nine"),
+    ("simulate", "ninety-nine", "--games", "many"),
+    ("simulate", "ninety-nine", "--bogus"),
+    ("compare", "ninety-nine", "heuristic", "random", "--alpha", "low"),
+    ("batch", "ok.toml"),
+    # values out of range or of the wrong kind
+    ("simulate", "ninety-nine", "--games", "0"),
+    ("simulate", "ninety-nine", "--rule", "players=x"),
+    ("simulate", "ninety-nine", "--seat", "0=mc:k=99999999999999999999"),
+    ("simulate", "ninety-nine", "--seat", "0=mc:base=mc"),
+    ("play", "ninety-nine", "--index", "99999999999999999999"),
+    ("evaluate", "ninety-nine", "--hand", "KS 4D 7C", "--total", "92", "--chips", "100000000000000000000,1,2"),
+    ("evaluate", "ninety-nine", "--hand", "KS 4D 7C", "--total", "92", "--time", "-5"),
+    ("evaluate", "ninety-nine", "--hand", "KS " * 30_000, "--total", "92"),
+    # output locations
+    ("simulate", "hearts2", "--games", "10", "--out", ""),
+    ("simulate", "hearts2", "--games", "10", "--out", "/proc/x.csv"),
+    ("simulate", "hearts2", "--games", "10", "--out", "ok.toml/x.csv"),
+    ("simulate", "hearts2", "--games", "10", "--plot", "p.txt"),
+    ("simulate", "hearts2", "--games", "10", "--out", "nowhere/x.csv"),
+    ("play", "hearts2", "--record", "nowhere/g.jsonl"),
+    ("batch", "ok.toml", "--out", "/proc/results"),
+    # position files
+    ("evaluate", "ninety-nine", "--position", "deep.json"),
+    ("evaluate", "hearts2", "--position", "hand5.json"),
+    ("evaluate", "hearts2", "--position", "nested.json"),
+    ("evaluate", "ninety-nine", "--position", "inf.json"),
+    ("evaluate", "ninety-nine", "--position", "huge.json"),
+    ("evaluate", "ninety-nine", "--position", "rules.json"),
+    ("evaluate", "ninety-nine", "--position", "seatfloat.json"),
+    ("evaluate", "ninety-nine", "--position", "seatbool.json"),
+    # record files
+    ("evaluate", "hearts2", "--record", "list.jsonl", "--at", "1"),
+    ("evaluate", "hearts2", "--record", "number.jsonl", "--at", "1"),
+    ("evaluate", "hearts2", "--record", "binary.jsonl", "--at", "1"),
+    ("evaluate", "hearts2", "--record", "nodeal.jsonl", "--at", "1"),
+    # job files and schedulers
+    ("batch", "runlist.toml", "--out", "r1"),
+    ("batch", "defaults5.toml", "--out", "r2"),
+    ("batch", "players35.toml", "--out", "r3"),
+    ("batch", "longname.toml", "--out", "r4"),
+    ("batch", "summary.toml", "--out", "r5"),
+    ("batch", "ok.toml", "--out", "r6", "--scheduler", "not a scheduler"),
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=[" ".join(a)[:60] for a in BAD])
+def test_bad_input_is_one_line_exit_2_and_leaves_nothing(args, work):
+    before = sorted(p.relative_to(work) for p in work.rglob("*"))
+    result = run(*args, cwd=work)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr and len(lines) == 1 and lines[0].startswith("error: "), result.stderr[-2000:]
+    assert len(lines[0]) <= 400
+    after = sorted(p.relative_to(work) for p in work.rglob("*"))
+    assert after == before, set(after) ^ set(before)
+
+
+def test_plot_failure_does_not_damage_an_existing_output(work, tmp_path):
+    out = tmp_path / "rows.csv"
+    out.write_text("precious\n")
+    result = run("simulate", "hearts2", "--games", "10", "--out", str(out), "--plot", str(work / "ok.toml" / "p.png"),
+                 cwd=tmp_path)
+    assert result.returncode == 2 and out.read_text() == "precious\n"
+
+
+def test_output_files_honour_the_umask(tmp_path):
+    result = subprocess.run(["sh", "-c", f"umask 022; {sys.executable} -m analyzer play hearts2 --record g.jsonl"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "g.jsonl").stat().st_mode & 0o777 == 0o644
+
+
+# ---- batch faults ------------------------------------------------------------------------------
+
+JOB = '[[run]]\nname = "nn"\nkind = "simulate"\ngame = "ninety-nine"\ngames = {games}\nseed = 8\nchunk = {chunk}\n'
+
+
+def _summary(folder: Path) -> dict:
+    return json.loads((folder / "summary.json").read_text())["nn"]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ref")
+    (d / "job.toml").write_text(JOB.format(games=60_000, chunk=10_000))
+    result = run("batch", "job.toml", "--out", "out", cwd=d)
+    assert result.returncode == 0, result.stderr
+    return d, _summary(d / "out")
+
+
+def test_interrupted_batch_saves_only_whole_chunks_and_resumes_exactly(tmp_path, reference):
+    _, expected = reference
+    (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=100_000))
+    proc = subprocess.Popen([*ANALYZER, "batch", "job.toml", "--out", "out"], cwd=tmp_path,
+                            stderr=subprocess.PIPE, text=True)
+    chunks = tmp_path / "out" / ".chunks"
+    deadline = time.time() + 240
+    while time.time() < deadline and len(list(chunks.rglob("*.pkl"))) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted:" in err and "saved" in err and "Traceback" not in err
+    assert not (tmp_path / "out" / "summary.json").exists()
+    assert not list((tmp_path / "out").rglob("*.part"))
+    # every saved chunk is whole: resuming gives every game once
+    (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=100_000))
+    result = run("batch", "job.toml", "--out", "out", cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert _summary(tmp_path / "out")["games"] == 2_000_000
+
+
+def test_sigterm_exits_143_and_leaves_no_partial_file(tmp_path):
+    (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=100_000))
+    proc = subprocess.Popen([*ANALYZER, "batch", "job.toml", "--out", "out"], cwd=tmp_path,
+                            stderr=subprocess.PIPE, text=True)
+    chunks = tmp_path / "out" / ".chunks"
+    deadline = time.time() + 240
+    while time.time() < deadline and not list(chunks.rglob("*.pkl")):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert not list((tmp_path / "out").rglob("*.part")) and "Traceback" not in err
+
+
+@pytest.mark.parametrize("damage", ["swap", "truncate", "garbage", "empty"])
+def test_damaged_checkpoints_are_played_again_never_used(damage, reference):
+    folder, expected = reference
+    chunk_dir = next((folder / "out" / ".chunks").iterdir())
+    files = sorted(chunk_dir.glob("*.pkl"))
+    original = files[1].read_bytes()
+    if damage == "swap":
+        files[1].write_bytes(files[2].read_bytes())
+    elif damage == "truncate":
+        files[1].write_bytes(original[: len(original) // 2])
+    elif damage == "garbage":
+        files[1].write_bytes(b"not a checkpoint at all")
+    else:
+        files[1].write_bytes(b"")
+    result = run("batch", "job.toml", "--out", "out", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert "warning: checkpoint" in result.stderr and "Traceback" not in result.stderr
+    assert _summary(folder / "out") == expected
+    assert files[1].read_bytes() == original  # the chunk was played again, identically
+
+
+def test_two_batches_on_one_folder_the_second_refuses(tmp_path):
+    (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=100_000))
+    first = subprocess.Popen([*ANALYZER, "batch", "job.toml", "--out", "out"], cwd=tmp_path,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 240
+        while time.time() < deadline and not (tmp_path / "out" / ".chunks" / "lock").exists():
+            time.sleep(0.05)
+        second = run("batch", "job.toml", "--out", "out", cwd=tmp_path)
+        assert second.returncode == 2 and "another batch job is running" in second.stderr
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=60)
