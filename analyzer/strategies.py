@@ -148,8 +148,8 @@ MAX_PARAM = 1 << 30
 
 def _param_value(spec: GameSpec, name: str, key: str, value: Any) -> int:
     if isinstance(value, str) and value in spec.strategies:
-        if spec.strategies[value].params:  # e.g. mc:base=mc
-            plain = ", ".join(n for n, info in spec.strategies.items() if not info.params)
+        if "base" in spec.strategies[value].params:  # e.g. mc:base=mc: a search cannot be a base
+            plain = ", ".join(n for n, info in spec.strategies.items() if "base" not in info.params)
             raise AnalyzerError(f"strategy {name}: parameter {key} takes a plain strategy ({plain}), not {value!r}")
         return spec.strategies[value].id
     try:

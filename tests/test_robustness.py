@@ -183,7 +183,7 @@ def test_sigterm_exits_143_and_leaves_no_partial_file(tmp_path):
 @pytest.mark.parametrize("damage", ["swap", "truncate", "garbage", "empty"])
 def test_damaged_checkpoints_are_played_again_never_used(damage, reference):
     folder, expected = reference
-    chunk_dir = next((folder / "out" / ".chunks").iterdir())
+    chunk_dir = next(p for p in (folder / "out" / ".chunks").iterdir() if p.is_dir())
     files = sorted(chunk_dir.glob("*.pkl"))
     original = files[1].read_bytes()
     if damage == "swap":
