@@ -137,17 +137,39 @@ def setup(game: str, players: int | None = None, seats: dict[int, str] | list[st
 
 
 def _user_compile_guard(setup_: Setup, call: Callable[[], Any]) -> Any:
-    """Run ``call``; a user strategy that fails to compile becomes a one-line StrategyError."""
+    """Run ``call``; a user strategy that fails to compile, or raises while it plays (an
+    index out of bounds included: user code is compiled with bounds checks), becomes a
+    one-line StrategyError naming the strategy and the game."""
     if not setup_.user:
         return call()
     from numba.core.errors import NumbaError
 
+    names = ", ".join(s.label for s in setup_.seats if s.function is not None)
     try:
         return call()
     except NumbaError as exc:
-        names = ", ".join(s.label for s in setup_.seats if s.function is not None)
-        first = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
-        raise StrategyError(f"user strategy {names} failed to compile: {first}") from None
+        raise StrategyError(f"user strategy {names} failed to compile: {condense_numba_error(exc)}") from None
+    except (SystemError, IndexError, ValueError, ZeroDivisionError, AssertionError, TypeError,
+            OverflowError, ArithmeticError, LookupError) as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        if isinstance(exc, SystemError) and cause is exc:
+            text = "an error"
+        else:
+            text = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
+        raise StrategyError(f"user strategy {names} raised {text} while playing {setup_.spec.name}"[:300]) from None
+
+
+def condense_numba_error(exc: BaseException) -> str:
+    """numba's many-line typing error reduced to its first line that says what is wrong."""
+    import re
+
+    noise = ("Failed in ", "During:", "File ", "Resolution failure", "- Resolution", "This error", "^",
+             "Rewrite", "[1]", "[2]", "Known", "Of which", "For more", "See ", "Please", "<")
+    for raw in str(exc).splitlines():
+        line = re.sub(r"\x1b\[[0-9;]*m", "", raw).strip()
+        if line and not line.startswith(noise):
+            return line[:200]
+    return type(exc).__name__
 
 
 # ---- simulate ----------------------------------------------------------------------------

@@ -25,7 +25,9 @@ def _dispatcher(functions: list[Callable]) -> Callable:
     for i in range(len(functions)):
         lines.append(f"    if slot == {i}:\n        return f{i}(a, b, c, d)")
     lines.append("    return -1")
-    namespace = {f"f{i}": fn for i, fn in enumerate(functions)}
+    # the user's code is compiled again with bounds checks: an index out of range raises
+    # (reported in one line) instead of reading or writing memory it does not own
+    namespace = {f"f{i}": njit(boundscheck=True)(fn.py_func) for i, fn in enumerate(functions)}
     exec("\n".join(lines), namespace)
     return njit(namespace["user_strategy"])
 

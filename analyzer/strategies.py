@@ -46,8 +46,12 @@ def load_user_function(text: str) -> Callable:
         spec = importlib.util.spec_from_file_location(module_name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)  # type: ignore[union-attr]
-    except Exception as exc:  # noqa: BLE001 - any failure of user code is reported in one line
-        raise StrategyError(f"user strategy {text} failed to load: {type(exc).__name__}: {exc}") from None
+    except KeyboardInterrupt:
+        raise
+    except SystemExit:
+        raise StrategyError(f"user strategy {text}: its module called sys.exit while loading") from None
+    except BaseException as exc:  # noqa: BLE001 - any failure of user code is reported in one line
+        raise StrategyError(f"user strategy {text} failed to load: {type(exc).__name__}: {exc}"[:300]) from None
     fn = getattr(module, name, None)
     if fn is None:
         raise StrategyError(f"user strategy {text}: {path} has no function {name!r}")

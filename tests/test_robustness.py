@@ -214,3 +214,28 @@ def test_two_batches_on_one_folder_the_second_refuses(tmp_path):
     finally:
         first.send_signal(signal.SIGINT)
         first.communicate(timeout=60)
+
+
+# ---- hostile strategies ----------------------------------------------------------------------
+
+HOSTILE = str(ROOT / "tests" / "data" / "hostile.py")
+HOSTILE_GAMES = ["hearts2", "pitch10"]
+
+
+@pytest.mark.parametrize("game", HOSTILE_GAMES)
+@pytest.mark.parametrize("name,expect", [("smuggle", "illegal move"), ("out_of_bounds", "IndexError"),
+                                         ("raises", "raised"), ("returns_float", "")])
+def test_a_hostile_strategy_is_one_line_exit_3(game, name, expect, tmp_path):
+    result = run("simulate", game, "--games", "20", "--seat", f"0={HOSTILE}:{name}", "--out", "rows.csv",
+                 cwd=tmp_path, timeout=600)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 3, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr and len(lines) == 1, result.stderr[-2000:]
+    assert lines[0].startswith("error: ") and expect in lines[0] and f"{name}" in lines[0]
+    assert not list(tmp_path.iterdir())  # no rows, no partial file
+
+
+def test_a_strategy_module_that_exits_is_one_line(tmp_path):
+    result = run("simulate", "hearts2", "--games", "5", "--seat", f"0={ROOT / 'tests' / 'data' / 'exits.py'}:never",
+                 cwd=tmp_path)
+    assert result.returncode == 3 and "sys.exit" in result.stderr and "Traceback" not in result.stderr

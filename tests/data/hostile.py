@@ -1,0 +1,37 @@
+"""Hostile user strategies: each tries to hurt the engine in its own way (tests/test_robustness.py)."""
+
+from numba import njit
+
+
+@njit
+def smuggle(view, legal, n, rng):
+    """Writes a move that is not legal into the list it was given, and returns it."""
+    c = 0
+    while True:
+        found = False
+        for i in range(n):
+            if legal[i] == c:
+                found = True
+        if not found:
+            break
+        c += 1
+    legal[0] = c
+    return c
+
+
+@njit
+def out_of_bounds(view, legal, n, rng):
+    """Reads far past the end of its array."""
+    return legal[n + 100_000]
+
+
+@njit
+def raises(view, legal, n, rng):
+    if n > 0:
+        raise ValueError("this strategy gives up")
+    return legal[0]
+
+
+@njit
+def returns_float(view, legal, n, rng):
+    return legal[0] + 0.5
