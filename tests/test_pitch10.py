@@ -677,11 +677,12 @@ def test_sampling_in_play_respects_plays_and_players_out():
 
     weights = {}
     # exact: others' trumps t_s = 1 + g_s with sum 10 (C(9,1) C(5,g) deals each); at least 3 (2 played + 1
-    # still held since all play the third trick)
+    # still held since all play the third trick); the two trumps each seat played are known cards, which a
+    # seat of t trumps holds in a share C(t, 2) of the ways to choose its trumps
     for g in product(range(6), repeat=3):
         t = [1 + x for x in g]
         if sum(t) == 10 and all(x >= 3 for x in t):
-            weights[tuple(t)] = np.prod([9 * comb(5, x) for x in g])
+            weights[tuple(t)] = np.prod([9 * comb(5, x) * comb(1 + x, 2) for x in g])
     total = sum(weights.values())
     held = {s: sum(w * (min(t[i], 6) - 2) for t, w in weights.items()) / total for i, s in enumerate((1, 2, 3))}
     n = len(draws)

@@ -548,6 +548,15 @@ def made_bid(ws):
 
 
 # ---- Monte Carlo: sampling what a seat cannot see, and rollouts ------------------------------
+#
+# The model (also in docs/pitch10.md, "Sampling"): the deal is uniform; a seat's own choices
+# (bids unless inference is on, trump, keep or give, discards, plays) are read for nothing
+# beyond their legality, so every deal consistent with what ``me`` saw is equally likely; the
+# discards down to six of another seat are uniform among its trumps that it has not played.
+
+#: rejection sampling of the bids (inference) gives up after this many draws of one sample
+MAX_TRIES = 1 << 20
+
 
 @njit(cache=True, _nrt=False)
 def group_ok(ph, t, done, alive, pb, pc):
@@ -561,17 +570,51 @@ def group_ok(ph, t, done, alive, pb, pc):
 
 
 @njit(cache=True, _nrt=False)
+def nine_fits(left, r, k):
+    """Whether ``k`` trumps among a seat's nine cards fit its refill count ``r`` when ``left``
+    cards were in the stock at its turn (the refill deals up to six counted with the trumps)."""
+    if left > 0:
+        if r < left:
+            if r > 0:
+                return k == 6 - r
+            return k >= 6
+        return k <= 6 - r
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def held_count(ph, i, turn, t, p):
+    """Trumps still held by the seat at refill index ``i`` that had ``t`` after the rest and
+    played ``p``: at most six once it has discarded (play phase, or a discarder before the
+    current one), all of them before."""
+    if ph == PH_PLAY:
+        return (t if t < 6 else 6) - p
+    if ph == PH_DISCARD and i < turn:
+        return t if t < 6 else 6
+    return t
+
+
+@njit(cache=True, _nrt=False)
 def hidden_weights(ws, me):
     """Weights of the hidden trump counts seen by ``me`` (post-trump phases).
 
-    Fills ``fw[g, t]`` for the groups g = the three other seats in refill order (t: trumps in
-    its nine cards + its refill + the rest if it got it, the rest unknown to ``me``) and g = 3
-    the rest of the stock while still undealt (give phase, filled by ``prepare_hidden``).
-    Returns the number of trumps ``me`` has not seen at the deal; the weight of a count
-    vector is the product over groups, which is the number of deals giving it (uniform
-    deals: multivariate hypergeometric).
+    Reads the bundle (h54/got54 of ``me``, received, played, trick, sc); writes ``fw[g, t]``
+    for g = the seats in refill order (the row of ``me`` stays 0; ``prepare_hidden`` puts the
+    undealt rest there in a give decision), t = trumps of that seat in its nine cards + its
+    refill + the rest if it got it. The weight of a count vector is the product over the
+    groups, and is proportional to the number of deals consistent with what ``me`` saw:
+
+        w_s(t) = C(t, p_s) * sum over k + g + x = t of C(9, k) C(r_s, g) C(n_s, x)
+
+    (k trumps among its nine cards, fitting its refill count; g among its r_s refill cards;
+    x among the n_s rest cards if it got the rest; the trumps t must fit the plays). C(t, p_s):
+    the p_s trumps it played are known cards, which must be among its t: of the ways to
+    place the trumps, a fraction proportional to C(t, p_s) puts those p_s at this seat (the
+    number of deals with count t is C(9,k)C(r,g)C(n,x) times the ways to choose which trumps,
+    and the played ones are fixed). Returns the number of trumps ``me`` did not see dealt to
+    itself.
     """
-    h54, h16, received, sc, played, disc, got54, fw = ws[3], ws[4], ws[6], ws[13], ws[14], ws[15], ws[16], ws[17]
+    h54, received, sc, played, got54, fw = ws[3], ws[6], ws[13], ws[14], ws[16], ws[17]
     ph = sc[S_PHASE]
     trump = sc[S_TRUMP]
     mine = TRUMP54[trump] & (h54[me] | got54[me])
@@ -589,24 +632,20 @@ def hidden_weights(ws, me):
             xn = rest_n if (rest_to == s) else 0
             alive = ((sc[S_ALIVE] >> s) & 1) == 1
             pc = 1 if ws[8][s] >= 0 else 0
-            pb = popcount(played[s]) - pc
+            p = popcount(played[s])
+            pb = p - pc
             done = i < sc[S_TURN]
             for k in range(10):
-                if left > 0:
-                    if r < left:
-                        if r > 0 and k != 6 - r:
-                            continue
-                        if r == 0 and k < 6:
-                            continue
-                    elif k > 6 - r:
-                        continue
+                if not nine_fits(left, r, k):
+                    continue
                 for g in range(r + 1):
                     for x in range(xn + 1):
                         t = k + g + x
                         if t <= 16 and group_ok(ph, t, done, alive, pb, pc):
                             fw[i, t] += BINOM[9, k] * BINOM[r, g] * BINOM[xn, x]
+            for t in range(17):
+                fw[i, t] *= BINOM[t, p]  # 0 when t < p
         left -= r
-    # group 3 slot: reuse the row of ``me`` for the undealt rest (give phase)
     return tu
 
 
@@ -614,24 +653,26 @@ def hidden_weights(ws, me):
 def resample_hidden(ws, me, rng):
     """Redeal what ``me`` cannot see, consistently with what it has seen.
 
+    Reads and writes the bundle ``ws``: before trump deck (and h54 of the other seats),
+    after trump h16 and disc of the other seats (and in a give decision the rest of the
+    stock in ``deck[top:54]``); fw as scratch.
+
     Before trump (bid, trump decisions) the seat knows its nine cards: the other 45 are
     shuffled, nine to each other seat, the rest the stock (exactly uniform).
 
     After trump it knows its nine cards, its refill cards, the rest if it received it, its
-    own discards, the refill counts of every seat, who got the rest, every trump played
-    and who still holds trumps at the start of the current trick. Only trumps matter now.
-    The counts come first: per other seat, the trumps t in its nine cards + refill + rest.
-    A refill count fixes or bounds the trumps in the nine cards (k = 6 - r when it got r > 0
-    cards before the stock ran out, k >= 6 when it got none, k <= 6 - r when the stock ran
-    out on it). Each (k, g refill trumps, x rest trumps) is weighted by the number of deals
-    giving it, C(9,k) C(r,g) C(rest,x), and t must fit the plays (at least as many as it
-    played, still holding one iff it plays in the current trick; six at most after
-    discards). The joint counts are drawn exactly by dynamic programming over the seats
-    (forward sums, backward sampling; no rejection). Then the unseen trumps are dealt at
-    random to the counts (exchangeable given the counts), the remainder being other seats'
-    discards. Exact for uniform deals given those facts, ignoring what bids and choices of
-    play suggest, and treating the others' discards as random among their unplayed trumps.
-    Returns False when no deal fits (an impossible position).
+    own discards, the refill counts of every seat, who got the rest, every trump played and
+    by whom, and who still holds trumps at the start of the current trick. Only trumps
+    matter now. The counts come first: per other seat, the trumps t in its nine cards +
+    refill + rest, with the weights of ``hidden_weights`` (the number of consistent deals;
+    t must fit the plays: at least as many as it played, still holding one iff it plays in
+    the current trick, six at most after discards). The joint counts are drawn exactly by
+    dynamic programming over the seats (forward sums, backward sampling; no rejection).
+    Then the trumps nobody showed ``me`` are dealt at random to the counts (exchangeable
+    given them): to each seat the ones it still holds, then its discards. The model: a
+    uniform deal, nothing read into the others' choices beyond their legality (every
+    consistent deal equally likely), and another seat's discards down to six uniform among
+    its trumps that it did not play. Returns False when no deal fits.
     """
     deck, h54, h16, sc, played, disc, fw = ws[0], ws[3], ws[4], ws[13], ws[14], ws[15], ws[17]
     ph = sc[S_PHASE]
@@ -695,7 +736,10 @@ def prepare_hidden(ws, me):
 
 @njit(cache=True, _nrt=False)
 def draw_hidden(ws, me, rng):
-    """One draw of the hidden trumps after trump (weights from ``prepare_hidden``)."""
+    """One draw of the hidden trumps after trump (weights from ``prepare_hidden``): writes
+    h16 and disc of the other seats (disc: the unplayed trumps it discarded down to six),
+    and in a give decision the trumps of the undealt rest into ``deck[top:]`` (non-trump
+    fillers after them). tmp[0:16] and tmp[40:44] are scratch."""
     deck, h16, sc, played, disc, fw = ws[0], ws[4], ws[13], ws[14], ws[15], ws[17]
     ph = sc[S_PHASE]
     trump = sc[S_TRUMP]
@@ -744,19 +788,233 @@ def draw_hidden(ws, me, rng):
                 for j in range(rest_n - t):
                     deck[top + t + j] = NON_TRUMPS[trump, j]
             continue
-        if ph == PH_PLAY:
-            held = (t if t < 6 else 6) - popcount(played[s])
-        elif ph == PH_DISCARD and i < sc[S_TURN]:
-            held = t if t < 6 else 6
-        else:
-            held = t
+        held = held_count(ph, i, sc[S_TURN], t, popcount(played[s]))
         m = 0
         for j in range(held):
             m |= 1 << pool[p]
             p += 1
         h16[s] = m
-        disc[s] = 0
-    # the remaining pool cards are the other seats' discards (out of play)
+    # what is left of the pool: the other seats' discards (out of play), t - min(t, 6) each
+    # once it has discarded
+    for i in range(4):
+        s = (sc[S_DEALER] + 1 + i) & 3
+        if s == me:
+            continue
+        t = counts[i]
+        dead = t - held_count(ph, i, sc[S_TURN], t, popcount(played[s])) - (popcount(played[s]) if ph == PH_PLAY else 0)
+        m = 0
+        for j in range(dead):
+            m |= 1 << pool[p]
+            p += 1
+        disc[s] = m
+
+
+@njit(cache=True, _nrt=False)
+def complete_deal(ws, me, rng, buf):
+    """After ``draw_hidden``: the rest of a whole deal of the cards ``me`` cannot see, so that
+    the sampled state is a complete, consistent deal (the bids can be replayed on it, and a
+    Monte Carlo rollout seat finds its own nine cards and refill).
+
+    Reads h16/played/disc of the other seats (their trumps: held, played, discarded) and
+    received; writes h54 of the other seats (nine cards), got54 of the other seats (refill
+    cards), got54[4] when the rest went to another seat, and in a give decision the non-trump
+    part of ``deck[top:54]``. ``buf``: int64[64] scratch. Per seat with t trumps, the split
+    (k in the nine cards, g in the refill, x in the rest) is drawn with weight C(9,k) C(r,g)
+    C(n,x) (k fitting the refill count), the trumps are split at random in those sizes, and
+    the unseen non-trumps are dealt at random to the places left: given the trump counts
+    this is the uniform deal."""
+    deck, h54, h16, received, sc, played, disc, got54 = ws[0], ws[3], ws[4], ws[6], ws[13], ws[14], ws[15], ws[16]
+    trump = sc[S_TRUMP]
+    rest_to, rest_n = sc[S_REST_TO], sc[S_REST_N]
+    known = h54[me] | got54[me]
+    if rest_to == me:
+        known |= got54[4]
+    nt = 0
+    for c in range(NCARDS):
+        if STRENGTH[trump, c] < 0 and not ((known >> c) & 1):
+            buf[nt] = c
+            nt += 1
+    q = 0  # non-trumps buf[0:q] are placed (drawn lazily from buf[q:nt])
+    tl = buf[48:64]
+    left = 18
+    for i in range(4):
+        s = (sc[S_DEALER] + 1 + i) & 3
+        r = received[s]
+        if s != me:
+            f = h16[s] | played[s] | disc[s]
+            t = popcount(f)
+            xn = rest_n if rest_to == s else 0
+            total = 0.0
+            for k in range(10):
+                if nine_fits(left, r, k):
+                    for g in range(r + 1):
+                        x = t - k - g
+                        if 0 <= x <= xn:
+                            total += BINOM[9, k] * BINOM[r, g] * BINOM[xn, x]
+            u = (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+            acc = 0.0
+            pk, pg = -1, -1
+            for k in range(10):
+                if nine_fits(left, r, k):
+                    for g in range(r + 1):
+                        x = t - k - g
+                        if 0 <= x <= xn:
+                            w = BINOM[9, k] * BINOM[r, g] * BINOM[xn, x]
+                            if w > 0.0 and (pk < 0 or u >= acc):
+                                pk, pg = k, g
+                            acc += w
+            n = 0
+            for b in range(16):
+                if (f >> b) & 1:
+                    tl[n] = b
+                    n += 1
+            for j in range(n - 1):
+                draw_lazy(tl, j, n, rng)
+            nine = np.int64(0)
+            for j in range(pk):
+                nine |= np.int64(1) << CARD_AT[trump, tl[j]]
+            for j in range(9 - pk):
+                nine |= np.int64(1) << draw_lazy(buf, q, nt, rng)
+                q += 1
+            refill = np.int64(0)
+            for j in range(pk, pk + pg):
+                refill |= np.int64(1) << CARD_AT[trump, tl[j]]
+            for j in range(r - pg):
+                refill |= np.int64(1) << draw_lazy(buf, q, nt, rng)
+                q += 1
+            h54[s] = nine
+            got54[s] = refill
+            if xn > 0:
+                rest = np.int64(0)
+                for j in range(pk + pg, t):
+                    rest |= np.int64(1) << CARD_AT[trump, tl[j]]
+                for j in range(xn - (t - pk - pg)):
+                    rest |= np.int64(1) << draw_lazy(buf, q, nt, rng)
+                    q += 1
+                got54[4] = rest
+        left -= r
+    if sc[S_PHASE] == PH_GIVE:  # the undealt rest: its trumps (draw_hidden) and unseen non-trumps
+        top = NCARDS - rest_n
+        for j in range(rest_n):
+            if STRENGTH[trump, deck[top + j]] < 0:
+                deck[top + j] = draw_lazy(buf, q, nt, rng)
+                q += 1
+
+
+@njit(cache=True, _nrt=False)
+def bids_fit(ws, me, strat):
+    """Whether every other seat's bid so far is the one its bidding model makes with the
+    nine cards of the (sampled) deal in ``h54``. Model per seat (``strat`` row): heuristic
+    bids ``strategies.heuristic_bid`` of its hand with its partner share (deterministic);
+    mc is modelled by its base strategy (heuristic with the default share); random bids
+    uniformly among the legal bids, whatever the hand (no information). A stuck dealer's 4
+    is forced."""
+    h54, bids, sc = ws[3], ws[5], ws[13]
+    high = 0
+    pitcher = -1
+    for i in range(4):
+        s = (sc[S_DEALER] + 1 + i) & 3
+        b = bids[s]
+        if b < 0:
+            break
+        if s != me:
+            sid = strat[s, 0]
+            share = strat[s, 1]
+            if sid == st.MC:
+                sid = strat[s, 2]
+                share = st.PARTNER_SHARE
+            if sid == st.HEURISTIC:
+                partner_high = pitcher >= 0 and (pitcher & 1) == (s & 1)
+                if st.heuristic_bid(h54[s], high, partner_high, i == 3 and high == 0, share) != MOVE_BID0 + b:
+                    return False
+        if b > 0:
+            high = b
+            pitcher = s
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def sample_state(base_ws, ws, me, rng, strat, infer, complete, buf):
+    """One sample of the hidden cards for ``me`` into ``ws`` (overwritten with a copy of
+    ``base_ws``; after trump its ``fw`` must hold ``prepare_hidden``'s weights: copy_bundle
+    leaves fw alone). ``complete``: a whole deal
+    (``complete_deal``); ``infer``: exact conditioning on the other seats' bids by rejection
+    (redraw until ``bids_fit``; implies a whole deal). Returns the number of draws, or -1
+    when none fitted in MAX_TRIES."""
+    after_trump = base_ws[13][S_PHASE] > PH_TRUMP
+    for tries in range(1, MAX_TRIES + 1):
+        copy_bundle(base_ws, ws)
+        if after_trump:
+            draw_hidden(ws, me, rng)
+            if complete or infer:
+                complete_deal(ws, me, rng, buf)
+        else:
+            resample_hidden(ws, me, rng)
+        if not infer or bids_fit(ws, me, strat):
+            return tries
+    return -1
+
+
+@njit(cache=True)
+def draw_samples(seed, base_ws, me, strat, infer, complete, h16_out, disc_out, h54_out, got_out, tries_out):
+    """``n = h16_out.shape[0]`` samples as the evaluation draws them (sample j from the
+    stream (seed, j, DEAL)): per sample the four seats' h16, disc and h54 (int64[n, 4]),
+    got54 (int64[n, 5]) and the number of draws it took (-1: none fitted)."""
+    ws = workspace(np.zeros(2, dtype=np.int64))
+    buf = np.zeros(64, dtype=np.int64)
+    rng = np.zeros(4, dtype=np.uint64)
+    copy_bundle(base_ws, ws)
+    if ws[13][S_PHASE] > PH_TRUMP:
+        prepare_hidden(ws, me)
+    for j in range(h16_out.shape[0]):
+        seed_stream(rng, seed, j, DEAL)
+        tries_out[j] = sample_state(base_ws, ws, me, rng, strat, infer, complete, buf)
+        for s in range(4):
+            h16_out[j, s] = ws[4][s]
+            disc_out[j, s] = ws[15][s]
+            h54_out[j, s] = ws[3][s]
+        for s in range(5):
+            got_out[j, s] = ws[16][s]
+
+
+@njit(cache=True)
+def held_table(base_ws, me, out):
+    """For enumerating worlds (play and discard decisions): ``out[a, b, c]`` (float64[17, 17,
+    17]) = the total weight of the trump count vectors under which the other seats, in
+    refill order, still hold a, b and c trumps. Given those held counts every placement of
+    the unseen trumps (held by each seat, the rest dead) is equally likely, whatever the
+    counts that led to them (each is a uniform split of the pool). Returns False when no
+    deal fits."""
+    ws = workspace(np.zeros(2, dtype=np.int64))
+    copy_bundle(base_ws, ws)
+    if not prepare_hidden(ws, me):
+        return False
+    sc, played, fw = ws[13], ws[14], ws[17]
+    ph = sc[S_PHASE]
+    tu = np.int64(fw[9, 0])
+    mi = (me - sc[S_DEALER] - 1) & 3
+    rows = np.zeros(3, dtype=np.int64)
+    ps = np.zeros(3, dtype=np.int64)
+    n = 0
+    for i in range(4):
+        if i != mi:
+            rows[n] = i
+            ps[n] = popcount(played[(sc[S_DEALER] + 1 + i) & 3])
+            n += 1
+    out[:] = 0.0
+    for a in range(tu + 1):
+        wa = fw[rows[0], a]
+        if wa == 0.0:
+            continue
+        for b in range(tu - a + 1):
+            wb = fw[rows[1], b]
+            c = tu - a - b
+            wc = fw[rows[2], c]
+            if wb == 0.0 or wc == 0.0:
+                continue
+            out[held_count(ph, rows[0], sc[S_TURN], a, ps[0]), held_count(ph, rows[1], sc[S_TURN], b, ps[1]),
+                held_count(ph, rows[2], sc[S_TURN], c, ps[2])] += wa * wb * wc
+    return True
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -866,8 +1124,9 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
         else:
             move = choose_move(params, strat, ws, mcws, seat, kind, n)
         sc[S_DECISIONS] += 1
-        # built-ins pick from ``legal`` by construction; only user moves are checked
-        if sid < 0 and not is_in(move, legal, n):
+        # built-ins pick from ``legal`` by construction; only user moves are checked, against
+        # the list made again here: the one the strategy saw may have been written to
+        if sid < 0 and not is_in(move, legal, decision(ws, True)[2]):
             err[0], err[1], err[2] = sc[S_DECISIONS], seat, move
             return -1
         if tracing:
@@ -956,29 +1215,45 @@ def run_traced(seed, index, params, strat, out_row, err_row, trace):
 # ---- evaluation from a position ----------------------------------------------------------------
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, bid_decision):
-    """result[j, i] = [hand outcome, seat's team won the game]; the hand outcome is 1 if the
-    pitcher's team made its bid, or for a bid decision the seat's team's score change."""
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, lo, hi, bid_decision,
+                   infer, complete):
+    """result[j, i] = [hand outcome, seat's team won the game] for samples lo..hi-1 and the
+    options; the hand outcome is 1 if the pitcher's team made its bid, or for a bid decision
+    the seat's team's score change. Sample j is drawn once (``sample_state`` from the stream
+    (seed, start + j, DEAL)) and every option is played on it with the same future.
+    ``worlds`` (int64[W, 4], the trumps each seat holds; empty: sample): sample j is played
+    in world (start + j) % W instead (the other seats' discards left unknown: nothing reads
+    them but an mc seat, and the spec samples instead when one is in the rollout).
+    result[j, :, 0] = -998 when no sample fitted the bids (``infer``)."""
     ws = workspace(params)
+    samp = workspace(params)
     mcws = mc_workspace(params)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     sample_rng = np.zeros(4, dtype=np.uint64)
+    buf = np.zeros(64, dtype=np.int64)
     team = seat & 1
-    after_trump = base_ws[13][S_PHASE] > PH_TRUMP
-    if after_trump:
-        copy_bundle(base_ws, ws)
-        prepare_hidden(ws, seat)
+    nw = worlds.shape[0]
+    copy_bundle(base_ws, samp)
+    if samp[13][S_PHASE] > PH_TRUMP:
+        prepare_hidden(samp, seat)  # samp's fw: copy_bundle leaves it alone
     for j in range(lo, hi):
+        seed_stream(sample_rng, seed, start + j, DEAL)
+        if nw > 0:
+            copy_bundle(base_ws, samp)
+            w = (start + j) % nw
+            for s in range(4):
+                if s != seat:
+                    samp[4][s] = worlds[w, s]
+                    samp[15][s] = 0
+        elif sample_state(base_ws, samp, seat, sample_rng, strat, infer, complete, buf) < 0:
+            for i in range(options.shape[0]):
+                result[j, i, 0] = -998
+            continue
         for i in range(options.shape[0]):
-            copy_bundle(base_ws, ws)
             # the same hidden cards and the same future for every option (common random numbers)
-            seed_stream(sample_rng, seed, start + j, DEAL)
-            if after_trump:
-                draw_hidden(ws, seat, sample_rng)
-            else:
-                resample_hidden(ws, seat, sample_rng)
+            copy_bundle(samp, ws)
             seed_stream(ws[11], seed, start + j, ROLL_DEAL)
             seed_stream(ws[12], seed, start + j, PLAY)
             if play_turns(params, strat, ws, mcws, out, err, trace, False, options[i]) < 0:
@@ -991,11 +1266,33 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, bid_decision):
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, worlds, result, nblocks, bid_decision,
+                   infer, complete):
+    """``evaluate_block`` over samples 0..n-1 of ``result`` (int64[n, k, 2]) in ``nblocks``
+    parallel blocks."""
     n = result.shape[0]
     for b in prange(nblocks):
-        evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
-                       (b + 1) * n // nblocks, bid_decision)
+        evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, b * n // nblocks,
+                       (b + 1) * n // nblocks, bid_decision, infer, complete)
+
+
+@njit(cache=True)
+def count_fits(seed, base_ws, me, strat, n):
+    """How many of ``n`` draws of the hidden cards (without inference) fit the other seats'
+    bids under their bidding models (``bids_fit``): the acceptance rate of inference."""
+    ws = workspace(np.zeros(2, dtype=np.int64))
+    buf = np.zeros(64, dtype=np.int64)
+    rng = np.zeros(4, dtype=np.uint64)
+    copy_bundle(base_ws, ws)
+    if ws[13][S_PHASE] > PH_TRUMP:
+        prepare_hidden(ws, me)
+    seed_stream(rng, seed, 0, DEAL)
+    fits = 0
+    for j in range(n):
+        sample_state(base_ws, ws, me, rng, strat, False, True, buf)
+        if bids_fit(ws, me, strat):
+            fits += 1
+    return fits
 
 
 @njit(cache=True)

@@ -187,28 +187,95 @@ class Pitch10Spec(GameSpec):
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate).
 
-        Hand outcome: 1 if the pitcher's team makes its bid this hand; for a bid decision,
-        the seat's team's score change this hand (a moon that decides the game: +target for
-        the winners, -target for the losers)."""
+        Hand outcome: 1 if the pitcher's team makes its bid this hand (good for the pitcher's
+        team, bad for the defenders: ``lower_is_better`` is set for a defending seat); for a
+        bid decision, the seat's team's score change this hand (a moon that decides the game:
+        +target for the winners, -target for the losers).
+
+        ``infer``: the other seats' bids are read into their hands under the rollout
+        strategies' bidding rules (exact conditioning by rejection; see docs/pitch10.md). The
+        worlds are enumerated (``worlds``) in play and discard decisions when the bids tell
+        nothing (``infer`` off or uninformative bidders) and no rollout seat is ``mc``."""
         import numpy as np
 
-        from analyzer.evaluate import Evaluation
+        from analyzer.evaluate import Evaluation, Worlds
         from analyzer.games.pitch10 import kernel
 
         pos = _Position(rules, position)
         params = self.params(rules)
         ws = pos.bundle(params)
         bid = pos.kind == "bid"
+        strat = np.ascontiguousarray(strat, dtype=np.int64)
+        informative = bool(infer) and bool(_informative_bidders(pos, strat))
+        # an mc rollout seat samples from its own view: it needs a whole deal, not only the trumps
+        has_mc = bool((strat[:, 0] == 2).any())
+        extra: dict[str, Any] = {"infer": bool(infer), "bids_read": informative}
+        if informative:
+            probe = 20_000
+            fits = int(kernel.count_fits(np.uint64(12345), ws, pos.seat, strat, probe))
+            if fits == 0:
+                raise AnalyzerError(f"none of {probe:,} deals consistent with the cards seen fits the bids under "
+                                    "the rollout strategies' bidding rules: evaluate without inference (--no-infer)")
+            extra["bid_fit_rate"] = fits / probe
 
-        def run(seed, start, codes, n, threads):
-            result = np.zeros((n, len(codes), 2), dtype=np.int64)
-            kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, ws, pos.seat,
-                                  np.asarray(codes, dtype=np.int64), result, np.int64(max(1, min(n, 4 * threads))), bid)
-            return result
+        def runner(worlds):
+            def run(seed, start, codes, n, threads):
+                result = np.zeros((n, len(codes), 2), dtype=np.int64)
+                kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, ws, pos.seat,
+                                      np.asarray(codes, dtype=np.int64), worlds, result,
+                                      np.int64(max(1, min(n, 4 * threads))), bid, informative, has_mc)
+                if n and (result[:, 0, 0] == -998).any():
+                    raise AnalyzerError(f"no deal fitting the bids was found in {kernel.MAX_TRIES:,} draws "
+                                        "for a sample: evaluate without inference (--no-infer)")
+                return result
+            return run
 
+        def worlds(limit: int):
+            if informative or has_mc or pos.kind not in ("play", "discard"):
+                return None
+            found = enumerate_worlds(ws, pos.seat, limit)
+            return None if found is None else Worlds(found[1], runner(found[0]))
+
+        if bid:
+            outcome_view = "the seat's team's score change this hand"
+            lower = False
+        else:
+            pt = pos.pitcher & 1
+            mine = pos.seat & 1 == pt
+            outcome_view = (f"made_bid is the pitcher's team's (seats {pt},{pt + 2}): "
+                            + ("higher is better for this seat" if mine
+                               else "the seat defends, lower is better for it"))
+            lower = not mine
+        text = f"{pos.kind} decision of seat {pos.seat}; {outcome_view}"
+        if informative:
+            text += f"; bids read into the hands ({extra['bid_fit_rate']:.1%} of deals fit)"
         return Evaluation(seat=pos.seat, options=pos.legal, names=[self.move_name(m) for m in pos.legal],
-                          outcome="score_change" if bid else "made_bid", outcome_binary=not bid, run=run,
-                          description=f"{pos.kind} decision of seat {pos.seat}")
+                          outcome="score_change" if bid else "made_bid", outcome_binary=not bid,
+                          run=runner(np.zeros((0, 4), dtype=np.int64)), description=text, extra=extra,
+                          groups=equivalent_options(pos, ws), worlds=worlds, lower_is_better=lower)
+
+    def hidden_samples(self, rules: dict[str, Any], position: dict[str, Any], n: int, seed: int = 0, strat=None,
+                       infer: bool = False, complete: bool = True) -> dict[str, "np.ndarray"]:
+        """``n`` samples of the hidden cards as the evaluation draws them (sample j from the
+        stream of the evaluation's sample j): per sample and seat ``h16`` (trumps held,
+        strength masks), ``disc`` (trumps discarded), ``h54`` (the nine cards dealt), ``got54``
+        (refill cards; [4] the rest of the stock), and ``tries`` (draws it took; -1 none fit).
+        ``strat``: the rollout strategies (bidding models for ``infer``; default heuristic)."""
+        import numpy as np
+
+        from analyzer.games.pitch10 import kernel
+
+        pos = _Position(rules, position)
+        ws = pos.bundle(self.params(rules))
+        if strat is None:
+            strat = np.array([[1, DEFAULT_PARTNER_SHARE, 0, 0]] * 4, dtype=np.int64)
+        strat = np.ascontiguousarray(strat, dtype=np.int64)
+        out = {k: np.zeros((n, 4), dtype=np.int64) for k in ("h16", "disc", "h54")}
+        out["got54"] = np.zeros((n, 5), dtype=np.int64)
+        out["tries"] = np.zeros(n, dtype=np.int64)
+        kernel.draw_samples(np.uint64(seed), ws, pos.seat, strat, bool(infer), bool(complete), out["h16"],
+                            out["disc"], out["h54"], out["got54"], out["tries"])
+        return out
 
     def bid_table(self, rules: dict[str, Any], position: dict[str, Any], strat, samples: int, seed: int,
                   threads: int) -> dict[str, pd.DataFrame]:
@@ -277,6 +344,103 @@ def bid_tables(points: "np.ndarray", rules: dict[str, Any], own_score: int) -> d
     best = table.loc[table["score_change"].idxmax()]
     table["best"] = (table["trump"] == best["trump"]) & (table["bid"] == best["bid"])
     return {"bid_points": pd.DataFrame(dist_rows), "bid_table": table}
+
+
+def _informative_bidders(pos: "_Position", strat) -> list[int]:
+    """The other seats whose bid so far tells something under their rollout strategy's
+    bidding rule (kernel.bids_fit): heuristic, or mc (modelled by its base strategy) with a
+    heuristic base. A random bidder's bid does not depend on its hand."""
+    order = [(pos.dealer + 1 + i) % 4 for i in range(4)]
+    seats = []
+    for i, b in enumerate(pos.bids):
+        s = order[i]
+        sid = int(strat[s, 0])
+        model = int(strat[s, 2]) if sid == 2 else sid
+        if s != pos.seat and model == 1:
+            seats.append(s)
+    return seats
+
+
+def enumerate_worlds(ws, seat: int, limit: int):
+    """Every placement of the trumps ``seat`` has not seen (held by each other seat, or
+    discarded: dead) consistent with its view, with its exact probability: ``(masks
+    int64[W, 4], weights float64[W])``, masks the trumps each seat holds (the seat's own row:
+    its hand), or None when there are more than ``limit``. Play and discard decisions.
+
+    kernel.held_table gives the weight of each vector of held counts (the sum of the count
+    vectors' weights that lead to it); given the held counts every placement of the pool is
+    equally likely (a uniform split of it), so a world's weight is its vector's weight over
+    the number of placements of that vector."""
+    import itertools
+    import math
+
+    import numpy as np
+
+    from analyzer.games.pitch10 import kernel as K
+
+    table = np.zeros((17, 17, 17))
+    if not K.held_table(ws, seat, table):
+        return None
+    sc = ws[13]
+    own = int(ws[4][seat])
+    pool = 0xFFFF & ~(own | int(ws[15][seat]) | int(sc[K.S_SEEN]))
+    cards = [k for k in range(16) if pool >> k & 1]
+    others = [s for s in ((int(sc[K.S_DEALER]) + 1 + i) % 4 for i in range(4)) if s != seat]
+    vectors = []
+    count = 0
+    for (a, b, c) in zip(*np.nonzero(table)):
+        dead = len(cards) - a - b - c
+        if dead < 0:
+            continue
+        ways = math.factorial(len(cards)) // (math.factorial(a) * math.factorial(b) * math.factorial(c)
+                                              * math.factorial(dead))
+        vectors.append(((int(a), int(b), int(c)), float(table[a, b, c]), ways))
+        count += ways
+        if count > limit:
+            return None
+    masks, weights = [], []
+    for (a, b, c), weight, ways in vectors:
+        for first in itertools.combinations(cards, a):
+            left = [k for k in cards if k not in first]
+            for second in itertools.combinations(left, b):
+                rest = [k for k in left if k not in second]
+                for third in itertools.combinations(rest, c):
+                    row = [0, 0, 0, 0]
+                    row[seat] = own
+                    for s, held in zip(others, (first, second, third)):
+                        row[s] = sum(1 << k for k in held)
+                    masks.append(row)
+                    weights.append(weight / ways)
+    if not masks:
+        return None
+    return np.array(masks, dtype=np.int64), np.array(weights, dtype=np.float64)
+
+
+def equivalent_options(pos: "_Position", ws) -> list[list[int]] | None:
+    """Groups of the seat's legal trumps (play and discard decisions) that are interchangeable:
+    next to each other in the seat's hand, the same points, and no trump between them that
+    another seat may hold or discard (every trump between is played, or was discarded by the
+    seat). The ace is never merged: the heuristic never plays it onto its partner's trick
+    (it does the jack), so for it the A and a jack next to it are not alike. Bid, trump and
+    keep-or-give options are never merged. None when no two are."""
+    from analyzer.games.pitch10.kernel import S_SEEN
+    from analyzer.games.pitch10.rules import POINTS16
+
+    if pos.kind not in ("play", "discard"):
+        return None
+    ks = [_strength(pos.trump, c) for c in pos.legal]
+    live = 0xFFFF & ~(int(ws[4][pos.seat]) | int(ws[15][pos.seat]) | int(ws[13][S_SEEN]))
+    groups: list[list[int]] = []
+    for i in sorted(range(len(ks)), key=lambda i: ks[i]):
+        k = ks[i]
+        if groups:
+            j = ks[groups[-1][-1]]
+            between = live & ((1 << k) - 1) & ~((1 << (j + 1)) - 1)
+            if POINTS16[j] == POINTS16[k] and 15 not in (j, k) and not between:
+                groups[-1].append(i)
+                continue
+        groups.append([i])
+    return groups if len(groups) < len(ks) else None
 
 
 # ---- positions --------------------------------------------------------------------------------
