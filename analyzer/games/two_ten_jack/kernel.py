@@ -10,13 +10,17 @@ A game's state is a *bundle* (``workspace``), arrays only:
     taken    int64[2]    bit mask of the cards each seat took in tricks this round
     scores   int64[2]    running scores
     hands    int64[2]    bit mask of the cards each seat holds
-    slots    int64[2, 8] public knowledge of each seat's hand (``track`` on, see below)
-    nslots   int64[2]    how many slots each seat has (its hand size)
+    levels   int64[2, N_LEVELS]  knowledge of each seat's hand (``track`` on, see below):
+                         the masks of its levels, oldest first
+    kn       int64[2, 3] per seat: number of levels, number of states, cards held
     sc       int64[N_SC] S_DEALER, S_LEADER, S_TRICK (tricks done this round), S_TOP,
                          S_LEAD (lead move of the trick in progress, -1 when none),
                          S_PLAYED (mask of the cards of finished tricks), S_ROUNDS,
-                         S_DECISIONS, S_TRACK (1: keep ``slots`` up to date)
+                         S_DECISIONS, S_TRACK (1: keep the knowledge up to date)
     rng_scratch  uint64[4]  scratch RNG state (a traced deal previews the stock's order)
+    keys     int64[2, N_STATES]    knowledge states per seat: a count per level, 4 bits each
+    weights  float64[2, N_STATES]  knowledge states per seat: their weights
+    scratch_keys int64[N_STATES], scratch_w float64[N_STATES]  (state updates, sampling)
 Out row columns (spec.extra_columns), after winners, hands (rounds), decisions, score_0/1:
     points_dealer, points_nondealer   sums over the game's rounds
     as_led, as_led_trump              rounds where AS was led (as a trump)
@@ -33,15 +37,23 @@ built-ins to; keeping it apart keeps the call graph free of recursion, which num
 compile reliably). Both hold the round in local variables
 while they play (``load_round``).
 
-What a seat knows of the other's hand (``slots``): one slot per card held, oldest first,
-each the mask of cards that slot cannot be, from the voids shown while it was held. When a
-seat fails to follow, every slot it holds gets the cards it showed it lacks (the suit led,
-AS counting as a spade and as a trump; and the trumps too unless it played one). A played
-card leaves from the oldest slot that allows it; a drawn card is a new, free slot. The
-masks of a hand are nested (older slots know more), which makes exact uniform sampling a
-simple sequential fill (``resample_hidden``). Choosing the *oldest* slot when the card
-could have come from several is a relaxation: the true hand is always consistent with the
-slots, and the slots are never tighter than what the history proves.
+What a seat knows of the other's hand (the *knowledge*, kept when ``track`` is on: ``mc``
+and evaluation). The seen-by-all history is who played which card when, the suit led and
+the draws. Each card of a hand entered it at a known time (the deal, or a draw) and must
+avoid every void mask the hand showed while it held the card (``void_mask``). The deal
+being uniform, a hidden hand H has a probability proportional to the number of ways to
+assign the cards the hand has played and H to its receipt slots within those constraints.
+The held slots are grouped into *levels* of equal mask (older slots know more, so the masks
+are nested; at most 5 distinct levels: unions of suits). A forward dynamic programme over
+the events keeps, per seat, the *states* reachable (a count of held slots per level) with
+their weights (the number of assignments of the cards played so far leading there):
+a draw adds a slot to the fresh level (mask 0), a void ORs its mask into every level
+(merging equal levels), a card played leaves from any level whose mask allows it (weight
+times that level's count). The number of ways to fill a state with a hand from the
+unseen cards is a product (nested masks); the sampler picks a state with probability
+proportional to weight x fills, then fills it sequentially (``hidden_setup``,
+``hidden_hand``): exactly uniform over the deals consistent with the history. Nothing is
+read into the other seat's choices beyond their legality.
 
 User strategy view (``view``, int64): V_SEAT, V_DEALER, V_TARGET, V_STOCK (cards left in
 the stock), V_TRICK (1..26), V_LEAD (card led, -1 when leading), V_SUIT (suit led, -1 when
@@ -77,7 +89,7 @@ from analyzer.games.two_ten_jack.rules import (
 )
 from analyzer.jit import njit, prange
 from analyzer.rng import (DEAL, PLAY, draw_lazy_w, hand_purpose, load_words, next_u64, preview_into, randbelow,
-                          seed_stream, store_words)
+                          seed_stream, store_words, uniform01)
 
 # trace event codes
 EV_DEAL, EV_DECIDE, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5
@@ -89,7 +101,10 @@ VIEW_SIZE = 14
 
 S_DEALER, S_LEADER, S_TRICK, S_TOP, S_LEAD, S_PLAYED, S_ROUNDS, S_DECISIONS, S_TRACK = range(9)
 N_SC = 9
-N_SLOTS = 8
+#: knowledge: levels (at most 5 distinct nested masks) and states (counts per level summing
+#: to at most 6 cards over at most 5 levels: at most C(10, 4) = 210)
+N_LEVELS = 8
+N_STATES = 256
 ALL_CARDS = np.int64((1 << 52) - 1)
 
 # out row layout
@@ -138,8 +153,10 @@ def workspace(params):
     """One state bundle (see the module docstring), allocated once per block of games."""
     return (np.zeros(52, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
             np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(2, dtype=np.int64),
-            np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros((2, N_SLOTS), dtype=np.int64),
-            np.zeros(2, dtype=np.int64), np.zeros(N_SC, dtype=np.int64), np.zeros(4, dtype=np.uint64))
+            np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros((2, N_LEVELS), dtype=np.int64),
+            np.zeros((2, 3), dtype=np.int64), np.zeros(N_SC, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+            np.zeros((2, N_STATES), dtype=np.int64), np.zeros((2, N_STATES), dtype=np.float64),
+            np.zeros(N_STATES, dtype=np.int64), np.zeros(N_STATES, dtype=np.float64))
 
 
 @njit(cache=True)
@@ -151,8 +168,8 @@ def mc_workspace(params):
 
 
 @njit(cache=True, _nrt=False)
-def copy_bundle(src, dst):
-    """Copy a whole state (``src`` into ``dst``) but the scratch lists."""
+def copy_round(src, dst):
+    """Copy a whole state (``src`` into ``dst``) but the knowledge and the scratch lists."""
     for i in range(52):
         dst[0][i] = src[0][i]
     for j in range(4):
@@ -162,11 +179,23 @@ def copy_bundle(src, dst):
         dst[5][s] = src[5][s]
         dst[6][s] = src[6][s]
         dst[7][s] = src[7][s]
-        dst[9][s] = src[9][s]
-        for k in range(N_SLOTS):
-            dst[8][s, k] = src[8][s, k]
     for i in range(N_SC):
         dst[10][i] = src[10][i]
+
+
+@njit(cache=True, _nrt=False)
+def copy_bundle(src, dst):
+    """Copy a whole state (``src`` into ``dst``) with the knowledge (its live states only),
+    but not the scratch lists."""
+    copy_round(src, dst)
+    for s in range(2):
+        for j in range(3):
+            dst[9][s, j] = src[9][s, j]
+        for k in range(src[9][s, 0]):
+            dst[8][s, k] = src[8][s, k]
+        for i in range(src[9][s, 1]):
+            dst[12][s, i] = src[12][s, i]
+            dst[13][s, i] = src[13][s, i]
 
 
 @njit(cache=True)
@@ -246,18 +275,232 @@ def to_move(hands, leader, lead):
 
 # ---- public knowledge of a hand ----------------------------------------------------------------
 
-@njit(cache=True, _nrt=False, inline="always")
-def slot_play(slots, nslots, seat, card):
-    """``seat`` played ``card``: it leaves from the oldest slot that allows it."""
-    n = nslots[seat]
-    one = np.int64(1)
+# The knowledge of seat s's hand (module docstring): ``levels[s, :L]`` the level masks,
+# oldest (largest) first; ``keys[s, :n]`` the states, count of held slots of level l in bits
+# 4l..4l+3; ``weights[s, :n]`` their weights; ``kn[s]`` = (L, n, cards held). Only ever
+# updated when ``track`` is on (never in games between built-ins).
+NIB = np.int64(15)
+
+
+@njit(cache=True, _nrt=False)
+def know_reset(ws, s):
+    """A fresh deal: one level (no void yet) holding the 6 cards, one state."""
+    levels, kn, keys, weights = ws[8], ws[9], ws[12], ws[13]
+    levels[s, 0] = 0
+    kn[s, 0] = 1
+    kn[s, 1] = 1
+    kn[s, 2] = HAND_SIZE
+    keys[s, 0] = HAND_SIZE
+    weights[s, 0] = 1.0
+
+
+@njit(cache=True, _nrt=False)
+def know_draw(ws, s):
+    """Seat ``s`` draws: a new slot at the fresh level (mask 0), added to every state."""
+    levels, kn, keys = ws[8], ws[9], ws[12]
+    nl = kn[s, 0]
+    if nl > 0 and levels[s, nl - 1] == 0:
+        inc = np.int64(1) << (4 * (nl - 1))
+    else:
+        levels[s, nl] = 0
+        kn[s, 0] = nl + 1
+        inc = np.int64(1) << (4 * nl)
+    for i in range(kn[s, 1]):
+        keys[s, i] += inc
+    kn[s, 2] += 1
+
+
+@njit(cache=True, _nrt=False)
+def know_add(skeys, sw, n, key, w):
+    """Add weight ``w`` to state ``key`` of the list ``skeys/sw[:n]`` (appended when new);
+    returns the new length. The lists are short: a linear search."""
+    for i in range(n):
+        if skeys[i] == key:
+            sw[i] += w
+            return n
+    if n < skeys.shape[0]:  # at most 210 states exist (see N_STATES): never full
+        skeys[n] = key
+        sw[n] = w
+        n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def know_normalize(ws, s):
+    """Drop the levels no state holds a slot of, merge neighbouring levels of equal mask
+    (after a void), and add up the weights of states that became equal."""
+    levels, kn, keys, weights, skeys, sw = ws[8], ws[9], ws[12], ws[13], ws[14], ws[15]
+    nl, n = kn[s, 0], kn[s, 1]
+    alive = np.int64(0)
+    for i in range(n):
+        alive |= keys[s, i]
+    # new index of each old level, 4 bits each; levels[s] compacted in place (j <= l)
+    remap = np.int64(0)
+    j = 0
+    same = True
+    for lv in range(nl):
+        if (alive >> (4 * lv)) & NIB == 0:
+            same = False
+            continue
+        if j > 0 and levels[s, j - 1] == levels[s, lv]:
+            same = False
+            remap |= np.int64(j - 1) << (4 * lv)
+            continue
+        levels[s, j] = levels[s, lv]
+        remap |= np.int64(j) << (4 * lv)
+        j += 1
+    if same:
+        return
+    kn[s, 0] = j
+    m = 0
+    for i in range(n):
+        key = keys[s, i]
+        new = np.int64(0)
+        for lv in range(nl):
+            new += ((key >> (4 * lv)) & NIB) << (4 * ((remap >> (4 * lv)) & NIB))
+        m = know_add(skeys, sw, m, new, weights[s, i])
+    for i in range(m):
+        keys[s, i] = skeys[i]
+        weights[s, i] = sw[i]
+    kn[s, 1] = m
+
+
+@njit(cache=True, _nrt=False)
+def know_void(ws, s, void):
+    """Seat ``s`` showed it holds no card of ``void``: every card it holds now avoids it."""
+    levels, kn = ws[8], ws[9]
+    for lv in range(kn[s, 0]):
+        levels[s, lv] |= void
+    know_normalize(ws, s)
+
+
+@njit(cache=True, _nrt=False)
+def know_play(ws, s, card):
+    """Seat ``s`` played ``card``: it came from a slot of any level whose mask allows it;
+    each state branches into those (weight times the level's count)."""
+    levels, kn, keys, weights, skeys, sw = ws[8], ws[9], ws[12], ws[13], ws[14], ws[15]
+    nl, n = kn[s, 0], kn[s, 1]
+    m = 0
+    for i in range(n):
+        key = keys[s, i]
+        w = weights[s, i]
+        for lv in range(nl):
+            c = (key >> (4 * lv)) & NIB
+            if c and not (levels[s, lv] >> card) & 1:
+                m = know_add(skeys, sw, m, key - (np.int64(1) << (4 * lv)), w * np.float64(c))
+    for i in range(m):
+        keys[s, i] = skeys[i]
+        weights[s, i] = sw[i]
+    kn[s, 1] = m  # 0 only after an impossible history: the sampler then ignores the knowledge
+    kn[s, 2] -= 1
+    know_normalize(ws, s)
+
+
+@njit(cache=True, _nrt=False)
+def fills(ws, s, i, pool):
+    """Number of ways to fill state ``i`` of seat ``s``'s knowledge with cards of ``pool``
+    (ordered: slots are distinct): oldest level first, its k-th slot overall can take the
+    cards of ``pool`` its mask allows but the k already placed (nested masks: those are
+    all allowed here too)."""
+    levels, kn, keys = ws[8], ws[9], ws[12]
+    key = keys[s, i]
+    f = 1.0
     k = 0
-    while k < n - 1 and (slots[seat, k] >> card) & one:
-        k += 1
-    for i in range(k, n - 1):
-        slots[seat, i] = slots[seat, i + 1]
-    slots[seat, n - 1] = 0
-    nslots[seat] = n - 1
+    for lv in range(kn[s, 0]):
+        c = (key >> (4 * lv)) & NIB
+        if c:
+            a = popcount(pool & ~levels[s, lv])
+            for _ in range(c):
+                if a <= k:
+                    return 0.0
+                f *= np.float64(a - k)
+                k += 1
+    return f
+
+
+@njit(cache=True, _nrt=False)
+def hidden_weight(ws, s, pool):
+    """Weight of seat ``s`` holding cards of ``pool``: sum over the states of weight x fills.
+    With ``pool`` a hand of the right size: the (relative) probability of that hand."""
+    total = 0.0
+    for i in range(ws[9][s, 1]):
+        total += ws[13][s, i] * fills(ws, s, i, pool)
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def unseen(ws, seat):
+    """The cards ``seat`` cannot see: all but its hand, the cards played and the card led."""
+    hands, sc = ws[7], ws[10]
+    seen = hands[seat] | sc[S_PLAYED]
+    lead = sc[S_LEAD]
+    if lead >= 0:
+        seen |= np.int64(1) << lead_card(lead)
+    return ALL_CARDS & ~seen
+
+
+@njit(cache=True, _nrt=False)
+def hidden_setup(ws, seat, cum):
+    """What sampling the other hand needs, once per position: (the unseen pool, the total
+    weight, 1 if the knowledge is usable). ``cum[i]``: the cumulative weight x fills of the
+    states of the other seat (float64[N_STATES])."""
+    other = 1 - seat
+    kn = ws[9]
+    pool = unseen(ws, seat)
+    total = 0.0
+    if ws[10][S_TRACK] != 0 and kn[other, 2] == popcount(ws[7][other]):
+        for i in range(kn[other, 1]):
+            total += ws[13][other, i] * fills(ws, other, i, pool)
+            cum[i] = total
+    return pool, total, np.int64(total > 0.0)
+
+
+@njit(cache=True, _nrt=False)
+def hidden_hand(ws, seat, pool, cum, total, ok, rng):
+    """A hidden hand for the other seat, drawn exactly from the knowledge (``hidden_setup``):
+    a state with probability weight x fills / total, then its slots filled oldest level
+    first, each with a uniform pick among the cards of ``pool`` its mask allows not taken
+    yet (every ordered fill equally likely). Without usable knowledge: uniform over
+    ``pool``."""
+    other = 1 - seat
+    levels, kn, keys = ws[8], ws[9], ws[12]
+    h = popcount(ws[7][other])
+    hand = np.int64(0)
+    free = pool
+    if ok:
+        i = 0
+        n = kn[other, 1]
+        if n > 1:
+            u = uniform01(rng) * total
+            while i < n - 1 and cum[i] <= u:
+                i += 1
+        key = keys[other, i]
+        for lv in range(kn[other, 0]):
+            for _ in range((key >> (4 * lv)) & NIB):
+                allowed = free & ~levels[other, lv]
+                c = nth_bit(allowed, randbelow(rng, popcount(allowed)))
+                hand |= np.int64(1) << c
+                free ^= np.int64(1) << c
+        return hand
+    for _ in range(h):
+        c = nth_bit(free, randbelow(rng, popcount(free)))
+        hand |= np.int64(1) << c
+        free ^= np.int64(1) << c
+    return hand
+
+
+@njit(cache=True, _nrt=False)
+def place_hidden(ws, seat, pool, hand):
+    """The other seat holds ``hand``; the rest of ``pool`` is the stock (its order is drawn
+    lazily later)."""
+    stock = ws[0]
+    ws[7][1 - seat] = hand
+    rest = pool & ~hand
+    i = ws[10][S_TOP]
+    while rest:
+        stock[i] = lowest(rest)
+        rest &= rest - 1
+        i += 1
 
 
 @njit(cache=True, inline="always")
@@ -276,17 +519,15 @@ def void_mask(suit, card):
 @njit(cache=True, _nrt=False)
 def start_round(ws):
     """A fresh round's scalars (hands dealt elsewhere)."""
-    taken, slots, nslots, sc = ws[5], ws[8], ws[9], ws[10]
+    taken, sc = ws[5], ws[10]
     taken[0] = 0
     taken[1] = 0
     sc[S_PLAYED] = 0
     sc[S_TRICK] = 0
     sc[S_LEAD] = -1
     sc[S_LEADER] = 1 - sc[S_DEALER]
-    for s in range(2):
-        nslots[s] = HAND_SIZE
-        for k in range(N_SLOTS):
-            slots[s, k] = 0
+    know_reset(ws, 0)
+    know_reset(ws, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -326,8 +567,8 @@ def play_move(ws, move, out, trace, tracing, track, r):
     """The seat to move plays ``move``: a lead, or a follow that ends the trick (winner,
     cards taken, draws while the stock lasts). ``r`` is the round in locals (``load_round``);
     returns it updated. Writes ``taken``, the stock (lazy draws), ``out`` (AS leads), the
-    trace, and ``slots``/``nslots`` when ``track``."""
-    stock, taken, slots, nslots = ws[0], ws[5], ws[8], ws[9]
+    trace, and the knowledge when ``track``."""
+    stock, taken = ws[0], ws[5]
     hands, leader, lead, top, trick, played, deal = r
     one = np.int64(1)
     if lead < 0:
@@ -337,16 +578,15 @@ def play_move(ws, move, out, trace, tracing, track, r):
             if move == AS_TRUMP:
                 out[O_AS_TRUMP] += 1
         if track:
-            slot_play(slots, nslots, leader, lc)
+            know_play(ws, leader, lc)
         return set_seat(hands, leader, of_seat(hands, leader) ^ (one << lc)), leader, move, top, trick, played, deal
     follower = 1 - leader
     lc = lead_card(lead)
     if track:
         void = void_mask(suit_led(lead), move)
         if void:
-            for k in range(nslots[follower]):
-                slots[follower, k] |= void
-        slot_play(slots, nslots, follower, move)
+            know_void(ws, follower, void)
+        know_play(ws, follower, move)
     both = (one << lc) | (one << move)
     winner = follower if follower_wins(lc, move) else leader
     taken[winner] |= both
@@ -360,8 +600,8 @@ def play_move(ws, move, out, trace, tracing, track, r):
         h = set_seat(h, 1 - winner, of_seat(h, 1 - winner) | (one << cl))
         top += 2
         if track:
-            nslots[0] += 1
-            nslots[1] += 1
+            know_draw(ws, 0)
+            know_draw(ws, 1)
         if tracing:
             tr.emit(trace, tr.LIST, TAG_DRAWS, cw, 0, 0)
             tr.emit(trace, tr.LIST, TAG_DRAWS, cl, 0, 0)
@@ -419,40 +659,12 @@ def finish(ws, out, winners, trace, tracing):
 
 @njit(cache=True, _nrt=False)
 def resample_hidden(ws, seat, rng):
-    """Redeal what ``seat`` cannot see (the other hand and the stock), uniformly over the
-    deals consistent with the public knowledge of the other hand (``slots``).
-
-    The unseen cards are all but the seat's hand and the cards played. The other hand's
-    slots are filled oldest (most constrained) first, each with a uniform pick among the
-    unseen cards its mask allows that are not taken yet; the masks being nested, every
-    consistent deal has the same probability. The rest is the stock (its order is drawn
-    lazily later).
-    """
-    stock, hands, slots, nslots, sc = ws[0], ws[7], ws[8], ws[9], ws[10]
-    other = 1 - seat
-    lead = sc[S_LEAD]
-    seen = hands[seat] | sc[S_PLAYED]
-    if lead >= 0:
-        seen |= np.int64(1) << lead_card(lead)
-    pool = ALL_CARDS & ~seen
-    h = popcount(hands[other])
-    hand = np.int64(0)
-    track = sc[S_TRACK] != 0 and nslots[other] == h
-    for k in range(h):
-        allowed = pool
-        if track:
-            allowed = pool & ~slots[other, k]
-            if allowed == 0:  # cannot happen for a consistent history; never loop
-                allowed = pool
-        c = nth_bit(allowed, randbelow(rng, popcount(allowed)))
-        hand |= np.int64(1) << c
-        pool ^= np.int64(1) << c
-    hands[other] = hand
-    i = sc[S_TOP]
-    while pool:
-        stock[i] = lowest(pool)
-        pool &= pool - 1
-        i += 1
+    """Redeal what ``seat`` cannot see (the other hand and the stock) exactly: uniformly over
+    the deals consistent with the public history (the knowledge, module docstring). Reads
+    the knowledge, writes the other hand and ``stock[top:52]`` (its order drawn lazily later);
+    uses ``ws``'s scratch weights."""
+    pool, total, ok = hidden_setup(ws, seat, ws[15])
+    place_hidden(ws, seat, pool, hidden_hand(ws, seat, pool, ws[15], total, ok, rng))
 
 
 @njit(cache=True, inline="always")
@@ -519,14 +731,17 @@ def mc_move(ws, mcws, seat, mask, k, base):
     n = mask_list(mask, moves)
     for i in range(n):
         total[i] = 0
+    # the knowledge's weights once per decision (samp's scratch holds them)
+    cum = samp[15]
+    pool, wsum, ok = hidden_setup(ws, seat, cum)
     for j in range(k):
-        copy_bundle(ws, samp)
+        copy_round(ws, samp)
         seed_stream(samp[3], play_rng[0], j, DEAL)
         seed_stream(samp[4], play_rng[1], j, PLAY)
-        resample_hidden(samp, seat, samp[3])
+        place_hidden(samp, seat, pool, hidden_hand(ws, seat, pool, cum, wsum, ok, samp[3]))
         samp[10][S_TRACK] = 0
         for i in range(n):
-            copy_bundle(samp, roll)
+            copy_round(samp, roll)
             apply_move(roll, moves[i], out, trace, False)
             builtin_turns(base, base, roll, out, trace, False)
             total[i] += mask_points(roll[5][seat])
@@ -668,47 +883,91 @@ def run_traced(seed, index, params, strat, out_row, err_row, trace):
 # ---- evaluation from a position ----------------------------------------------------------------
 
 @njit(cache=True)
-def load_position(ws, dealer, leader, tricks, lead, played, hands, taken_in, scores, top, slots, nslots, rounds):
-    """Set a bundle to a position (spec.evaluation has checked it): the hands (the hidden
-    one a placeholder, redrawn by ``resample_hidden``), the cards of finished tricks, the
-    trick in progress (``lead``, -1 when none), the public knowledge of the hands."""
-    stock, taken, sc_scores, sc_hands, sc_slots, sc_nslots, sc = ws[0], ws[5], ws[6], ws[7], ws[8], ws[9], ws[10]
+def load_position(ws, dealer, moves, lead, scores, rounds):
+    """Set a bundle to the public state of a position: round ``rounds`` dealt by ``dealer``,
+    the finished tricks ``moves`` (int64, leader's move then follower's card, per trick),
+    the lead in progress ``lead`` (-1: none), the scores before the round. Replays the
+    tricks with the compiled rules (winners, cards taken and played, draws) and builds both
+    seats' knowledge; the hands are set afterwards (``load_hands``)."""
+    taken, sc_scores, sc = ws[5], ws[6], ws[10]
     sc[:] = 0
-    sc[S_DEALER], sc[S_LEADER], sc[S_TRICK], sc[S_LEAD] = dealer, leader, tricks, lead
-    sc[S_PLAYED], sc[S_TOP], sc[S_ROUNDS], sc[S_TRACK] = played, top, rounds, 1
-    seen = played | hands[0] | hands[1]
-    if lead >= 0:
-        seen |= np.int64(1) << lead_card(lead)
-    pool = ALL_CARDS & ~seen
-    i = top
-    while pool:
-        stock[i] = lowest(pool)
-        pool &= pool - 1
-        i += 1
+    sc[S_DEALER], sc[S_ROUNDS], sc[S_TRACK] = dealer, rounds, 1
     for s in range(2):
-        sc_hands[s] = hands[s]
         sc_scores[s] = scores[s]
-        taken[s] = taken_in[s]
-        sc_nslots[s] = nslots[s]
-        for k in range(N_SLOTS):
-            sc_slots[s, k] = slots[s, k]
+    start_round(ws)
+    one = np.int64(1)
+    leader = 1 - dealer
+    top = 2 * HAND_SIZE
+    played = np.int64(0)
+    tricks = moves.shape[0] // 2
+    for t in range(tricks):
+        lm, fc = moves[2 * t], moves[2 * t + 1]
+        lc = lead_card(lm)
+        follower = 1 - leader
+        know_play(ws, leader, lc)
+        void = void_mask(suit_led(lm), fc)
+        if void:
+            know_void(ws, follower, void)
+        know_play(ws, follower, fc)
+        winner = follower if follower_wins(lc, fc) else leader
+        both = (one << lc) | (one << fc)
+        taken[winner] |= both
+        played |= both
+        if top < 52:
+            know_draw(ws, 0)
+            know_draw(ws, 1)
+            top += 2
+        leader = winner
+    if lead >= 0:
+        know_play(ws, leader, lead_card(lead))
+    sc[S_LEADER], sc[S_TRICK], sc[S_LEAD], sc[S_PLAYED], sc[S_TOP] = leader, tricks, lead, played, top
 
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi):
+def load_hands(ws, hand0, hand1):
+    """Give the seats these hands (the hidden one a placeholder, redrawn by the sampler);
+    the other unseen cards are the stock."""
+    hands = ws[7]
+    hands[0] = hand0
+    hands[1] = hand1
+    place_hidden(ws, 0, unseen(ws, 0), hand1)
+
+
+@njit(cache=True)
+def sample_hands(ws, seat, seed, n, out):
+    """``n`` draws of the other seat's hand (``out[j]``, a mask), as evaluation draws them
+    (sample j from the stream (seed, j, DEAL)): for tests and diagnostics."""
+    cum = np.zeros(N_STATES, dtype=np.float64)
+    rng = np.zeros(4, dtype=np.uint64)
+    pool, total, ok = hidden_setup(ws, seat, cum)
+    for j in range(n):
+        seed_stream(rng, seed, j, DEAL)
+        out[j] = hidden_hand(ws, seat, pool, cum, total, ok, rng)
+
+
+@njit(cache=True)
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, worlds):
     ws = workspace(params)
     mcws = mc_workspace(params)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     sample_rng = np.zeros(4, dtype=np.uint64)
+    cum = np.zeros(N_STATES, dtype=np.float64)
+    pool, total, ok = hidden_setup(base_ws, seat, cum)
+    nw = worlds.shape[0]
+    track = tracks(strat)
     for j in range(lo, hi):
+        # the same hidden cards and the same future for every option (common random numbers)
+        seed_stream(sample_rng, seed, start + j, DEAL)
+        if nw > 0:
+            hand = worlds[(start + j) % nw]
+        else:
+            hand = hidden_hand(base_ws, seat, pool, cum, total, ok, sample_rng)
         for i in range(options.shape[0]):
             copy_bundle(base_ws, ws)
-            # the same hidden cards and the same future for every option (common random numbers)
-            seed_stream(sample_rng, seed, start + j, DEAL)
-            resample_hidden(ws, seat, sample_rng)
-            ws[10][S_TRACK] = tracks(strat)
+            place_hidden(ws, seat, pool, hand)
+            ws[10][S_TRACK] = track
             seed_stream(ws[3], seed, start + j, hand_purpose(0))
             seed_stream(ws[4], seed, start + j, PLAY)
             out[:] = 0
@@ -718,13 +977,15 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks):
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, worlds):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     result int64[n, n_options, 2]: [the seat's points this round, won the game] per sample
-    and option.
+    and option. ``worlds`` int64[W]: the other seat's hand of each world; sample j is then
+    played in world j % W (the stock's order still drawn at random); empty: the hidden hand
+    of each sample is drawn from the knowledge (``hidden_hand``).
     """
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
-                       (b + 1) * n // nblocks)
+                       (b + 1) * n // nblocks, worlds)

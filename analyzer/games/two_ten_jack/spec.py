@@ -171,37 +171,39 @@ class TwoTenJackSpec(GameSpec):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 
-        from analyzer.evaluate import Evaluation
+        from analyzer.evaluate import Evaluation, Worlds
         from analyzer.games.two_ten_jack import kernel
 
         pos = check_position(position, rules, self.position_keys)
         params = self.params(rules)
-        ws = kernel.workspace(params)
-        kernel.load_position(ws, pos.dealer, pos.leader, pos.tricks, pos.lead, pos.played_mask,
-                             np.array(pos.hands, dtype=np.int64), np.array(pos.taken, dtype=np.int64),
-                             np.array(pos.scores, dtype=np.int64), pos.top, np.array(pos.slots, dtype=np.int64),
-                             np.array(pos.nslots, dtype=np.int64), 1)
+        ws = pos.ws
         seat = pos.seat
+        no_worlds = np.zeros(0, dtype=np.int64)
 
-        def run(seed, start, codes, n, threads):
-            result = np.zeros((n, len(codes), 2), dtype=np.int64)
-            kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, ws, seat, codes, result,
-                                  np.int64(min(n, 4 * threads)))
-            return result
+        def play(worlds):
+            def run(seed, start, codes, n, threads):
+                result = np.zeros((n, len(codes), 2), dtype=np.int64)
+                kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, ws, seat, codes, result,
+                                      np.int64(min(n, 4 * threads)), worlds)
+                return result
+            return run
+
+        def worlds(limit: int) -> Worlds | None:
+            found = hidden_worlds(pos, limit)
+            if found is None:
+                return None
+            hands, weights = found
+            return Worlds(weights=weights, run=play(hands))
 
         return Evaluation(seat=seat, options=pos.options, names=[move_token(m) for m in pos.options],
-                          outcome="points", outcome_binary=False, run=run,
-                          description=f"seat {seat} {'leads' if pos.lead < 0 else 'follows'} trick {pos.tricks + 1}")
+                          outcome="points", outcome_binary=False, run=play(no_worlds),
+                          description=f"seat {seat} {'leads' if pos.lead < 0 else 'follows'} trick {pos.tricks + 1}",
+                          groups=option_groups(pos), worlds=worlds, lower_is_better=False)
 
 
 # ---- positions -----------------------------------------------------------------------------------
 
-SLOTS = 8
 FULL = (1 << 52) - 1
-HEART_CARDS = sum(1 << (26 + r) for r in range(13))
-TRUMP_CARDS = HEART_CARDS | (1 << 51)
-#: cards that follow each suit led (AS counts as a spade and as a trump), as rules.FOLLOW_MASK
-FOLLOW = [0x1FFF, 0x1FFF << 13, HEART_CARDS | (1 << 51), 0x1FFF << 39]
 
 
 @dataclass
@@ -210,15 +212,15 @@ class Position:
     dealer: int
     leader: int
     tricks: int
-    lead: int
-    played_mask: int
-    hands: list[int]
+    lead: int                 # the lead move of the trick in progress, -1 when the seat leads
+    played_mask: int          # cards of the finished tricks
+    hands: list[int]          # the seat's hand; the other's a placeholder
     taken: list[int]
     scores: list[int]
     top: int
-    slots: list[list[int]]
-    nslots: list[int]
     options: list[int]
+    ws: Any                   # the kernel bundle set to the position (knowledge included)
+    unseen: int               # cards the seat cannot see (the other hand and the stock)
 
 
 def _tokens(value: Any, name: str) -> list[str]:
@@ -268,58 +270,52 @@ def _void_text(mask: int) -> str:
     return ", ".join(parts) or _describe(mask)
 
 
-def _slot_play(slots: list[int], card: int) -> None:
-    """The card leaves the oldest slot that allows it (kernel.slot_play)."""
-    for k, m in enumerate(slots):
-        if not m >> card & 1 or k == len(slots) - 1:
-            del slots[k]
-            return
+def knowledge(ws, s: int) -> tuple[list[int], list[tuple[list[int], float]]]:
+    """Seat ``s``'s knowledge in a loaded bundle (kernel module docstring): the level masks,
+    oldest first, and the states as (held slots per level, weight)."""
+    nl, n = int(ws[9][s, 0]), int(ws[9][s, 1])
+    levels = [int(m) for m in ws[8][s, :nl]]
+    states = [([int(ws[12][s, i]) >> (4 * lv) & 15 for lv in range(nl)], float(ws[13][s, i])) for i in range(n)]
+    return levels, states
 
 
-def _feasible(cards: int, slots: list[int]) -> int | None:
-    """First slot (oldest first) that the cards cannot fill, or None (nested masks: Hall's
-    condition is one count per slot)."""
-    for k, m in enumerate(slots):
-        if bin(cards & ~m).count("1") < k + 1:
-            return k
-    return None
+def _violation(ws, s: int, pool: int) -> str:
+    """Why seat ``s`` cannot hold cards of ``pool`` (its knowledge admits no fill)."""
+    levels, states = knowledge(ws, s)
+    if not states:
+        return "its plays contradict the voids it showed"
+    counts = states[0][0]  # every state fails; tell the first one's story
+    held = 0
+    for mask, c in zip(levels, counts):
+        held += c
+        fit = bin(pool & ~mask).count("1")
+        if fit < held:
+            return (f"{held} of its cards were held when it had no {_void_text(mask)}, but only {fit} such card(s) "
+                    f"are left")
+    return "its voids cannot be met"
 
 
-def _replay(dealer: int, moves: list[int], lead: int):
-    """Replay the finished tricks (``moves``, two per trick) and the lead in progress: the
-    seat to move, the leader, each seat's knowledge slots, the cards taken and played."""
-    from analyzer.games.two_ten_jack.rules import follower_wins
+def _replay(params, dealer: int, moves: list[int], lead: int, scores: list[int]):
+    """The bundle after the public history (kernel.load_position), and the seat to move."""
+    import numpy as np
 
-    leader = 1 - dealer
-    slots: list[list[int]] = [[0] * 6, [0] * 6]
-    taken = [0, 0]
-    played_mask = 0
-    for t in range(len(moves) // 2):
-        lm, fc = moves[2 * t], moves[2 * t + 1]
-        lc = 51 if lm >= 52 else lm
-        suit = 3 if lm == AS_SPADE else 2 if lm == AS_TRUMP else lm // 13
-        follower = 1 - leader
-        _slot_play(slots[leader], lc)
-        if not FOLLOW[suit] >> fc & 1:
-            void = FOLLOW[suit] | (0 if TRUMP_CARDS >> fc & 1 else TRUMP_CARDS)
-            slots[follower] = [m | void for m in slots[follower]]
-        _slot_play(slots[follower], fc)
-        winner = follower if follower_wins(lc, fc) else leader
-        taken[winner] |= (1 << lc) | (1 << fc)
-        played_mask |= (1 << lc) | (1 << fc)
-        if t < 20:  # draws while the stock lasts
-            slots[0].append(0)
-            slots[1].append(0)
-        leader = winner
-    seat = leader if lead < 0 else 1 - leader
-    if lead >= 0:
-        _slot_play(slots[leader], 51 if lead >= 52 else lead)
-    return seat, leader, slots, taken, played_mask
+    from analyzer.games.two_ten_jack import kernel
+
+    ws = kernel.workspace(params)
+    kernel.load_position(ws, np.int64(dealer), np.array(moves, dtype=np.int64), np.int64(lead),
+                         np.array(scores, dtype=np.int64), np.int64(1))
+    leader = int(ws[10][kernel.S_LEADER])
+    return ws, (leader if lead < 0 else 1 - leader)
 
 
 def check_position(position: dict[str, Any], rules: dict[str, Any], keys: tuple[str, ...]) -> Position:
-    """Validate a position (format: docs/two-ten-jack.md) and replay its public history."""
-    from analyzer.games.two_ten_jack.rules import round_winners
+    """Validate a position (format: docs/two-ten-jack.md) and replay its public history with
+    the compiled rules (kernel.load_position): the trick winners, the cards taken and both
+    seats' knowledge; the bundle is set to the position (the other hand a placeholder)."""
+    import numpy as np
+
+    from analyzer.games.two_ten_jack import kernel
+    from analyzer.games.two_ten_jack.rules import follow_moves, lead_moves, round_winners, suit_led
 
     unknown = set(position) - set(keys)
     if unknown:
@@ -358,46 +354,131 @@ def check_position(position: dict[str, Any], rules: dict[str, Any], keys: tuple[
     seat_given = None if position.get("seat") is None else _int(position["seat"], "seat")
     if seat_given not in (None, 0, 1):
         raise AnalyzerError(f"seat: seat {seat_given} does not exist with 2 players")
+    params = np.array([target], dtype=np.int64)
     if "dealer" in position:
         dealer = _int(position["dealer"], "dealer")
     elif seat_given is None:
         dealer = 1
     else:  # the dealer for which ``seat`` is the one to move (the non-dealer leads first)
-        dealer = next((d for d in (1 - seat_given, seat_given) if _replay(d, moves, lead)[0] == seat_given),
-                      1 - seat_given)
+        dealer = next((d for d in (1 - seat_given, seat_given)
+                       if _replay(params, d, moves, lead, scores)[1] == seat_given), 1 - seat_given)
     if dealer not in (0, 1):
         raise AnalyzerError(f"dealer: seat {dealer} does not exist with 2 players")
-    seat, leader, slots, taken, played_mask = _replay(dealer, moves, lead)
+    ws, seat = _replay(params, dealer, moves, lead, scores)
+    sc = ws[10]
+    leader = int(sc[kernel.S_LEADER])
     if seat_given is not None and seat_given != seat:
         raise AnalyzerError(f"seat {seat_given} is not to move here: after these tricks seat {seat} "
                             f"{'leads' if lead < 0 else 'follows'} (dealer {dealer}; the non-dealer leads first)")
-    size = len(slots[seat])
+    size = int(ws[9][seat, 2])
     if len(hand) != size:
         raise AnalyzerError(f"seat {seat} holds {size} cards after {tricks} trick(s), not {len(hand)}")
     hand_mask = sum(1 << cd for cd in hand)
     other = 1 - seat
+    played_mask = int(sc[kernel.S_PLAYED])
     lead_mask = (1 << (51 if lead >= 52 else lead)) if lead >= 0 else 0
     unseen = FULL & ~hand_mask & ~played_mask & ~lead_mask
     for who, pool, what in ((seat, hand_mask, "the hand given"), (other, unseen, "the unseen cards")):
-        k = _feasible(pool, slots[who])
-        if k is not None:
-            fit = bin(pool & ~slots[who][k]).count("1")
-            raise AnalyzerError(
-                f"impossible position: seat {who} showed voids that {what} cannot meet: {k + 1} of its cards "
-                f"were held when it had no {_void_text(slots[who][k])}, but only {fit} such card(s) are left")
-    h = len(slots[other])
+        if not kernel.hidden_weight(ws, np.int64(who), np.int64(pool)) > 0:
+            raise AnalyzerError(f"impossible position: seat {who} showed voids that {what} cannot meet: "
+                                f"{_violation(ws, who, pool)}")
+    h = int(ws[9][other, 2])
     placeholder = sum(1 << cd for cd in _bits(unseen)[:h])
     hands = [0, 0]
     hands[seat], hands[other] = hand_mask, placeholder
-    if lead < 0:
-        options = sorted(m for m in hand if m != 51) + ([AS_SPADE, AS_TRUMP] if 51 in hand else [])
-    else:
-        suit = 3 if lead == AS_SPADE else 2 if lead == AS_TRUMP else lead // 13
-        follow = [m for m in hand if FOLLOW[suit] >> m & 1]
-        options = sorted(follow or [m for m in hand if TRUMP_CARDS >> m & 1] or hand)
-    pad = [[*s, *[0] * (SLOTS - len(s))] for s in slots]
-    return Position(seat, dealer, leader, tricks, lead, played_mask, hands, taken, scores, 12 + 2 * min(tricks, 20),
-                    pad, [len(s) for s in slots], options)
+    kernel.load_hands(ws, np.int64(hands[0]), np.int64(hands[1]))
+    legal = int(lead_moves(np.int64(hand_mask)) if lead < 0 else follow_moves(np.int64(hand_mask),
+                                                                               suit_led(np.int64(lead))))
+    options = [m for m in range(64) if legal >> m & 1]
+    return Position(seat, dealer, leader, tricks, lead, played_mask, hands, [int(t) for t in ws[5]], scores,
+                    int(sc[kernel.S_TOP]), options, ws, unseen)
+
+
+def hidden_worlds(pos: Position, limit: int):
+    """Every hand the other seat may hold, with its exact weight, when they number at most
+    ``limit`` (else None): (int64[W] hand masks, float64[W] weights).
+
+    The level masks being nested, the weight of a hand depends only on how many of its cards
+    fall in each *band* (the unseen cards the oldest level allows, those the next one adds,
+    ...): the kernel weighs one hand per band count (``kernel.hidden_weight``), and every
+    hand with that count has that weight."""
+    import itertools
+    import math
+
+    import numpy as np
+
+    from analyzer.games.two_ten_jack import kernel
+
+    ws, other = pos.ws, 1 - pos.seat
+    h = int(ws[9][other, 2])
+    levels, _ = knowledge(ws, other)
+    bands, inside = [], 0
+    for mask in levels:
+        allowed = pos.unseen & ~mask
+        bands.append(_bits(allowed & ~inside))
+        inside |= allowed
+    if h == 0 or not levels:
+        bands = []
+    found: list[tuple[tuple[int, ...], float]] = []
+    count = 0
+
+    def counts(k: int, left: int):
+        if k == len(bands):
+            if left == 0:
+                yield ()
+            return
+        for c in range(min(left, len(bands[k])) + 1):
+            for rest in counts(k + 1, left - c):
+                yield (c, *rest)
+
+    for n in counts(0, h):
+        rep = sum(1 << cd for band, c in zip(bands, n) for cd in band[:c])
+        w = float(kernel.hidden_weight(ws, np.int64(other), np.int64(rep)))
+        if w > 0:
+            found.append((n, w))
+            count += math.prod(math.comb(len(band), c) for band, c in zip(bands, n))
+            if count > limit:
+                return None
+    if h == 0:
+        found, count = [((), 1.0)], 1
+    if count == 0 or count > limit:
+        return None
+    hands, weights = [], []
+    for n, w in found:
+        for parts in itertools.product(*(itertools.combinations(band, c) for band, c in zip(bands, n))):
+            hands.append(sum(1 << cd for part in parts for cd in part))
+            weights.append(w)
+    return np.array(hands, dtype=np.int64), np.array(weights, dtype=np.float64)
+
+
+def option_groups(pos: Position) -> list[list[int]] | None:
+    """Options that are interchangeable cards (indices into ``pos.options``), or None.
+
+    Two cards of the seat's hand are merged when they are of the same suit (never AS: it is
+    a spade and the top trump, and its two declarations are distinct leads), score the same
+    points, and every card ranked between them is gone (played in a finished trick) or in
+    the seat's own hand: then no card anyone may still play (the card led to this trick
+    included) falls between them, so they win and lose the same tricks against every card,
+    now and later. Hearts are ranked among themselves (AS above all of them), so the trump
+    suit needs no special case beyond AS."""
+    from analyzer.games.two_ten_jack.rules import ACE_SPADES, CARD_POINTS, SUIT_OF
+
+    dead = pos.played_mask | pos.hands[pos.seat]
+    groups: list[list[int]] = []
+    for i, m in enumerate(pos.options):
+        for g in groups:
+            x = pos.options[g[0]]
+            if m >= 52 or x >= 52 or m == ACE_SPADES or x == ACE_SPADES:
+                continue
+            if SUIT_OF[x] != SUIT_OF[m] or CARD_POINTS[x] != CARD_POINTS[m]:
+                continue
+            lo, hi = sorted((x, m))
+            if all(dead >> cd & 1 for cd in range(lo + 1, hi)):
+                g.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups if any(len(g) > 1 for g in groups) else None
 
 
 SPEC = TwoTenJackSpec(
