@@ -189,7 +189,7 @@ def per_game_frame(spec: GameSpec, rules: dict[str, Any], start: int, rows: np.n
 def simulate(game: str, games: int = 10_000, seed: int = 0, players: int | None = None,
              seats: dict[int, str] | list[str] | None = None, rules: dict[str, Any] | None = None,
              workers: int | None = None, out: str | None = None, progress: bool = False,
-             chunk: int | None = None) -> Summary:
+             chunk: int | None = None, timeout: float | None = None) -> Summary:
     """Play ``games`` games and summarize them per seat (see Summary.tables)."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 1 <= games <= MAX_INDEX:
         raise AnalyzerError(f"--games must be a positive integer up to 2**62, not {games!r}")
@@ -203,7 +203,7 @@ def simulate(game: str, games: int = 10_000, seed: int = 0, players: int | None 
         result = _user_compile_guard(s, lambda: run_games(
             s.run_chunk, seed, int(games), s.params, s.strat, acc, workers=workers,
             describe_error=s.describe_error, on_rows=on_rows, progress=progress,
-            label=f"{s.spec.name}", chunk=chunk))
+            label=f"{s.spec.name}", chunk=chunk, timeout=timeout))
         ok = result.games > 0  # interrupted: the rows of the finished games, whole, are kept
     finally:
         if writer:

@@ -7,6 +7,7 @@ Nothing heavy is imported at module level (no numba, numpy or pandas), so ``anal
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, List, Optional
 
@@ -117,6 +118,7 @@ def simulate(
     out: Optional[str] = typer.Option(None, "--out", help="Write one row per game to FILE.parquet or FILE.csv."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     plot: Optional[str] = typer.Option(None, "--plot", help="Save win rates with 95% intervals to FILE.png."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a chunk of games takes longer than T seconds (a strategy stuck in a loop)."),
 ) -> None:
     """Play many games and summarize them per seat, with 95% intervals.
 
@@ -133,9 +135,13 @@ def simulate(
         from analyzer.io import check_writable
 
         check_writable(plot, (".png",))
+    if timeout is not None and not timeout > 0:
+        from analyzer.errors import AnalyzerError
+
+        raise AnalyzerError(f"--timeout must be a positive number of seconds, not {timeout}")
     summary = api.simulate(game, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
                            rules=_parse_rules(rule), workers=workers, out=out,
-                           progress=sys.stderr.isatty() and not as_json)
+                           progress=sys.stderr.isatty() and not as_json, timeout=timeout)
     if plot:
         from analyzer.plots import win_rate_plot
 
@@ -561,7 +567,7 @@ def main() -> None:
         sys.exit(2)
     except StrategyError as exc:
         typer.echo(f"error: {_one_line(exc)}", err=True)
-        sys.exit(3)
+        _exit(3)
     except click.NoArgsIsHelpError:
         sys.exit(2)  # the help was printed
     except click.UsageError as exc:
@@ -576,9 +582,21 @@ def main() -> None:
     if code in (130, 143):
         if not _SAID_INTERRUPTED[0]:
             typer.echo("interrupted", err=True)
-        sys.exit(_interrupt_code())
+        _exit(_interrupt_code())
     if isinstance(code, int) and code:
-        sys.exit(code)
+        _exit(code)
+
+
+def _exit(code: int) -> None:
+    """Exit; at once when a compiled chunk was abandoned on its thread (Ctrl-C, --timeout),
+    which must not be waited for or torn down under the interpreter's feet."""
+    from analyzer.runner import ABANDONED
+
+    if ABANDONED[0]:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def _say_interrupted(text: str) -> int:

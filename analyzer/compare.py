@@ -32,7 +32,8 @@ import pandas as pd
 
 from analyzer import api
 from analyzer.errors import AnalyzerError
-from analyzer.runner import Progress, set_workers
+from analyzer.errors import StrategyError
+from analyzer.runner import ABANDONED, Progress, call_interruptibly, set_workers
 from analyzer.stats import Z95, mean_interval, proportion_interval, wilson
 
 FIRST_LOOK = 1000
@@ -119,8 +120,17 @@ def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, 
             for arm in arms:
                 out = np.zeros((n, arm.ncols), dtype=np.int64)
                 err = np.full((n, 4), -1, dtype=np.int64)
-                arm.run_chunk(np.uint64(seed), np.int64(first_index + done), arm.params, arm.strat, out, err,
-                              np.int64(min(n, 4 * threads)))
+                try:
+                    call_interruptibly(arm.run_chunk, np.uint64(seed), np.int64(first_index + done), arm.params,
+                                       arm.strat, out, err, np.int64(min(n, 4 * threads)))
+                except KeyboardInterrupt:
+                    ABANDONED[0] = True
+                    raise
+                bad = np.flatnonzero(err[:, 0] >= 0)
+                if bad.size:
+                    g = int(bad[0])
+                    raise StrategyError(f"a strategy returned an illegal move {int(err[g, 2])} in game "
+                                        f"{first_index + done + g}, decision {int(err[g, 0])} (seat {int(err[g, 1])})")
                 rows.append(out)
             done += n
             bar.update(done)

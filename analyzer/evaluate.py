@@ -174,7 +174,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     """
     from analyzer import api
     from analyzer import games as registry
-    from analyzer.runner import Progress, set_workers
+    from analyzer.runner import ABANDONED, Progress, call_interruptibly, set_workers
     from analyzer.strategies import resolve_seats, strategy_array
 
     spec = registry.get(game)
@@ -226,7 +226,11 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     try:
         for size in plan.rounds():
             codes = np.array([ev.options[groups[g][0]] for g in active], dtype=np.int64)
-            out = plan.run(seed, done, codes, size, threads)
+            try:
+                out = call_interruptibly(plan.run, seed, done, codes, size, threads)
+            except KeyboardInterrupt:
+                ABANDONED[0] = True
+                raise
             result, weights = out if ev.weighted else (out, None)
             stats.add(active, result, done, weights)
             done += size

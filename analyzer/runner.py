@@ -23,6 +23,42 @@ CHUNK_SECONDS = 0.25
 MIN_CHUNK, MAX_CHUNK = 256, 1 << 17
 
 
+def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
+    """``fn(*args)`` on a helper thread, waited for here in small steps.
+
+    Compiled kernels run without Python's attention, so a Ctrl-C (or SIGTERM) would wait
+    for the whole chunk, and for ever behind a user strategy stuck in a loop. Waiting here
+    keeps the main thread free to take the signal at once: the interrupt is raised in the
+    caller while the abandoned chunk finishes (or spins) on its own; nothing of it is used.
+    ``timeout`` (seconds) raises StrategyError when the call takes longer.
+    """
+    import threading
+
+    box: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:  # noqa: BLE001 - handed over to the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, name="analyzer-kernel", daemon=True)
+    started = time.perf_counter()
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.05)
+        if timeout is not None and thread.is_alive() and time.perf_counter() - started > timeout:
+            ABANDONED[0] = True
+            raise StrategyError(f"a chunk took longer than --timeout {timeout:g} s: a strategy may be stuck in a loop")
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box.get("value")
+
+
+#: set when a kernel thread was left running (a timeout): the process must not wait for it
+ABANDONED = [False]
+
+
 @dataclass
 class RunResult:
     acc: Accumulator
@@ -106,6 +142,7 @@ def run_games(
     label: str = "games",
     chunk: int | None = None,
     first_index: int = 0,
+    timeout: float | None = None,
 ) -> RunResult:
     """Play games ``first_index .. first_index + n_games - 1`` of run ``seed``.
 
@@ -126,8 +163,12 @@ def run_games(
             out = np.zeros((n, ncols), dtype=np.int64)
             err = np.full((n, 4), -1, dtype=np.int64)
             t0 = time.perf_counter()
-            kernel(np.uint64(seed), np.int64(first_index + done), params, strat, out, err,
-                   np.int64(min(n, nblocks_per_thread * threads)))
+            try:
+                call_interruptibly(kernel, np.uint64(seed), np.int64(first_index + done), params, strat, out, err,
+                                   np.int64(min(n, nblocks_per_thread * threads)), timeout=timeout)
+            except KeyboardInterrupt:
+                ABANDONED[0] = True
+                raise
             spent = time.perf_counter() - t0
             bad = np.flatnonzero(err[:, 0] >= 0)
             if bad.size:

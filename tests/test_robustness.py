@@ -239,3 +239,15 @@ def test_a_strategy_module_that_exits_is_one_line(tmp_path):
     result = run("simulate", "hearts2", "--games", "5", "--seat", f"0={ROOT / 'tests' / 'data' / 'exits.py'}:never",
                  cwd=tmp_path)
     assert result.returncode == 3 and "sys.exit" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
+    args = [*ANALYZER, "simulate", "hearts2", "--games", "20", "--seat", f"0={HOSTILE}:loops"]
+    proc = subprocess.Popen(args, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    time.sleep(25)  # compiling, then spinning
+    started = time.time()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and time.time() - started < 5 and "Traceback" not in err, err
+    result = subprocess.run([*args, "--timeout", "3"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3 and "--timeout" in result.stderr and "Traceback" not in result.stderr

@@ -35,3 +35,12 @@ def raises(view, legal, n, rng):
 @njit
 def returns_float(view, legal, n, rng):
     return legal[0] + 0.5
+
+
+@njit
+def loops(view, legal, n, rng):
+    """Never returns."""
+    i = 0
+    while i >= 0:
+        i = (i + 1) & 0xFFFF
+    return legal[0]
