@@ -12,7 +12,11 @@ A game's state is a *bundle* (``workspace``): arrays plus ``sc``, an int64 array
     deal_rng, play_rng uint64[4]
     order   int64[52*D], scratch uint64[4]: trace previews and Monte Carlo sampling
     sc      int64[N_SC]   S_DEALER, S_TOTAL, S_DIR, S_SEAT (to move), S_TOP, S_END,
-                          S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS
+                          S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS, S_EPOCH (rebuilds of
+                          the stock this round: the current stock's number)
+    slab    int64[P, 3]   the stock each held card was drawn from (0: the deal's, k: the
+                          k-th rebuild's): the class of the slot (resample_hidden)
+    spos    int64[3P]     scratch of resample_hidden
 Out row columns (spec.extra_columns): winners, hands (rounds), decisions (plays),
 score_s (final chips), busts_s, busts_pos_k, rounds_pos_k for k = position clockwise
 from the dealer (0 = dealer, 1 = first to play).
@@ -60,8 +64,8 @@ V_SEAT, V_PLAYERS, V_DEALER, V_TOTAL, V_DIR, V_STOCK, V_HAND, V_PILE, V_CHIPS, V
 VIEW_SIZE = 42
 MAX_PLAYERS = 10
 
-S_DEALER, S_TOTAL, S_DIR, S_SEAT, S_TOP, S_END, S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS = range(10)
-N_SC = 10
+S_DEALER, S_TOTAL, S_DIR, S_SEAT, S_TOP, S_END, S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS, S_EPOCH = range(11)
+N_SC = 11
 
 #: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
 USER_CHAIN = ["choose_move", "play_turns", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
@@ -84,7 +88,8 @@ def workspace(params):
             np.zeros(players, dtype=np.bool_), np.zeros(15, dtype=np.int64),
             np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(players, dtype=np.int64), np.zeros(4, dtype=np.uint64),
             np.zeros(4, dtype=np.uint64), np.zeros(ncards, dtype=np.int64),
-            np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64))
+            np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64),
+            np.zeros((players, 3), dtype=np.int64), np.zeros(3 * players, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
@@ -98,6 +103,7 @@ def copy_bundle(src, dst):
         dst[4][s] = src[4][s]
         for c in range(3):
             dst[0][s, c] = src[0][s, c]
+            dst[13][s, c] = src[13][s, c]
     for j in range(4):
         dst[8][j] = src[8][j]
         dst[9][j] = src[9][j]
@@ -136,7 +142,7 @@ def is_in(move, legal, n):
 @njit(cache=True, _nrt=False, inline="always")
 def deal_round(seed, index, params, ws, out, trace, tracing):
     """Start round ``sc[S_ROUNDS] + 1``: gather, shuffle from the round's stream, deal 3 each."""
-    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws
+    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws[:13]
     players = params[P_PLAYERS]
     ncards = 52 * params[P_DECKS]
     sc[S_ROUNDS] += 1
@@ -154,12 +160,14 @@ def deal_round(seed, index, params, ws, out, trace, tracing):
             stock[d + c] = c
     top = 0
     s = dealer
+    slab = ws[13]
     for c in range(3):
         for k in range(nactive):
             s = next_active(s, 1, active)
             hands[s, c] = draw_lazy(stock, top, ncards, deal_rng)
+            slab[s, c] = 0
             top += 1
-    sc[S_TOP], sc[S_END] = top, ncards
+    sc[S_TOP], sc[S_END], sc[S_EPOCH] = top, ncards, 0
     sc[S_TOTAL], sc[S_DIR], sc[S_NPILE] = 0, 1, 0
     sc[S_SEAT] = next_active(dealer, 1, active)
     if tracing:
@@ -174,7 +182,7 @@ def deal_round(seed, index, params, ws, out, trace, tracing):
 @njit(cache=True, _nrt=False, inline="always")
 def apply_move(ws, move, trace, tracing):
     """The player to move plays ``move``: pile, total, direction, rebuild if needed, draw."""
-    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws
+    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws[:13]
     seat = sc[S_SEAT]
     rank = MOVE_RANK[ix(move)]
     slot = slot_of_rank(hands, seat, rank)
@@ -193,10 +201,12 @@ def apply_move(ws, move, trace, tracing):
         top, end = 0, npile - 1
         pile[0] = pile[npile - 1]
         npile = 1
+        sc[S_EPOCH] += 1
         if tracing:
             tr.emit(trace, EV_RESHUFFLE, 0, 0, 0, 0)
             tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, end, deal_rng, order, scratch))
     hands[ix(seat), ix(slot)] = draw_lazy(stock, top, end, deal_rng)
+    ws[13][ix(seat), ix(slot)] = sc[S_EPOCH]  # the slot now holds a card of this stock
     sc[S_TOP], sc[S_END], sc[S_NPILE] = top + 1, end, npile
     if tracing:
         tr.emit(trace, EV_DRAW, seat, hands[seat, slot], 0, 0)
@@ -206,7 +216,7 @@ def apply_move(ws, move, trace, tracing):
 @njit(cache=True, _nrt=False, inline="always")
 def settle(params, ws, out, seat, trace, tracing):
     """``seat`` went over: pays a chip, or is out if it has none left; the deal passes on."""
-    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws
+    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws[:13]
     players = params[P_PLAYERS]
     paid = 0
     if chips[seat] > 0:
@@ -246,33 +256,100 @@ def finish(params, ws, out, trace, tracing):
 # ---- Monte Carlo: sampling what a seat cannot see, and rollouts ------------------------------
 
 @njit(cache=True, _nrt=False)
-def resample_hidden(ws, seat, rng):
-    """Redeal what ``seat`` cannot see, consistently with what it has seen.
-
-    Known to the seat: its own hand and the pile since the last rebuild. Everything else
-    (the other hands and the stock) is one pool whose contents follow from those; it is
-    shuffled and dealt back: 3 cards to each other player still in, the rest the stock.
-    """
-    hands, stock, active, order, sc = ws[0], ws[1], ws[4], ws[10], ws[12]
+def _shuffle_class(ws, seat, label, with_stock, rng):
+    """Deal the cards of one class again, uniformly over its places: the other hands'
+    slots labelled ``label`` (and the stock when ``with_stock``)."""
+    hands, stock, active, order, sc, slab, spos = ws[0], ws[1], ws[4], ws[10], ws[12], ws[13], ws[14]
     n = 0
     for s in range(hands.shape[0]):
         if s != seat and active[s]:
             for c in range(3):
-                order[n] = hands[s, c]
-                n += 1
-    for i in range(sc[S_TOP], sc[S_END]):
-        order[n] = stock[i]
-        n += 1
+                if slab[s, c] == label:
+                    spos[n] = 3 * s + c
+                    order[n] = hands[s, c]
+                    n += 1
+    nslots = n
+    if with_stock:
+        for i in range(sc[S_TOP], sc[S_END]):
+            order[n] = stock[i]
+            n += 1
     shuffle(order, 0, n, rng)
-    n = 0
-    for s in range(hands.shape[0]):
-        if s != seat and active[s]:
-            for c in range(3):
-                hands[s, c] = order[n]
-                n += 1
-    for i in range(sc[S_TOP], sc[S_END]):
-        stock[i] = order[n]
-        n += 1
+    for j in range(nslots):
+        s = spos[j] // 3
+        hands[s, spos[j] - 3 * s] = order[j]
+    if with_stock:
+        k = nslots
+        for i in range(sc[S_TOP], sc[S_END]):
+            stock[i] = order[k]
+            k += 1
+
+
+@njit(cache=True, _nrt=False)
+def resample_hidden(ws, seat, rng):
+    """Redeal what ``seat`` cannot see, uniformly over the deals consistent with what it saw.
+
+    Reads and writes the other hands ``ws[0]`` and the stock ``ws[1][top:end]``; reads the
+    slot labels ``ws[13]`` (the stock each card in a hand was drawn from: 0 the deal's,
+    k the stock of the k-th rebuild) and ``S_EPOCH`` (the current stock's number).
+
+    Known to the seat: its own hand, every card played (and by whom), and when the stock
+    was rebuilt; nothing is read into the others' choices (which card of a rank a player
+    gives up included). With one deck every card is unique, and a card that a player
+    holds came from the last stock it was in: a card never seen from the deal's stock,
+    a card that lay on the pile at rebuild k from the k-th stock. So the hidden cards fall
+    into *classes* by that stock, the other hands' slots by the stock they were drawn
+    from (the card a player plays frees the slot of its class), and the consistent deals
+    are exactly the ones that deal each class's cards over its slots, the current class
+    over its slots and the stock: every such deal is equally likely (each stock is a
+    uniform shuffle, and a play pins only its own card). Each class is shuffled over its
+    places here: exactly uniform. Before any rebuild this is one class: every unseen card
+    anywhere.
+
+    With two or more decks a played card may come from either class that holds a copy,
+    and the posterior is no longer a product of classes: there the hidden cards are
+    pooled as one class (every unseen card equally likely anywhere; docs/ninety-nine.md
+    says what that loses).
+    """
+    hands, stock, active, sc, slab = ws[0], ws[1], ws[4], ws[12], ws[13]
+    epoch = sc[S_EPOCH]
+    if stock.shape[0] != 52 or epoch == 0:
+        # one class: every hidden card anywhere
+        order = ws[10]
+        n = 0
+        for s in range(hands.shape[0]):
+            if s != seat and active[s]:
+                for c in range(3):
+                    order[n] = hands[s, c]
+                    n += 1
+        for i in range(sc[S_TOP], sc[S_END]):
+            order[n] = stock[i]
+            n += 1
+        shuffle(order, 0, n, rng)
+        n = 0
+        for s in range(hands.shape[0]):
+            if s != seat and active[s]:
+                for c in range(3):
+                    hands[s, c] = order[n]
+                    n += 1
+        for i in range(sc[S_TOP], sc[S_END]):
+            stock[i] = order[n]
+            n += 1
+        return
+    _shuffle_class(ws, seat, epoch, True, rng)
+    # the older classes, each once (newest first)
+    done = epoch
+    while True:
+        label = np.int64(-1)
+        for s in range(hands.shape[0]):
+            if s != seat and active[s]:
+                for c in range(3):
+                    lab = slab[s, c]
+                    if lab < done and lab > label:
+                        label = lab
+        if label < 0:
+            break
+        _shuffle_class(ws, seat, label, False, rng)
+        done = label
 
 
 @njit(cache=True, inline="always")
@@ -470,6 +547,7 @@ def load_position(params, ws, seat, dealer, total, direction, chips, active, han
         if active[s]:
             nactive += 1
         for c in range(3):
+            ws[13][s, c] = 0
             if s == seat:
                 hands[s, c] = hand[c]
             elif active[s]:

@@ -112,7 +112,8 @@ class NinetyNineSpec(GameSpec):
 
 
     # ---- positions and evaluation (analyzer.evaluate) ------------------------------------------
-    position_keys = ("seat", "players", "dealer", "hand", "total", "direction", "chips", "out", "pile", "rules")
+    position_keys = ("seat", "players", "dealer", "hand", "total", "direction", "chips", "out", "pile", "history",
+                     "rules")
 
     def position_from_record(self, events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
         """Decision ``at`` (1-based) of a recorded game, as the deciding seat saw it."""
@@ -124,15 +125,17 @@ class NinetyNineSpec(GameSpec):
         seat = events[stop]["seat"]
         hand: list[str] = []
         pile: list[str] = []
+        history: list[str] = []
         total, direction, stock, chips, dealer, out = 0, 1, 0, [], 0, []
         for ev in events[1:stop]:
             kind = ev["ev"]
             if kind == "deal":
-                hand, pile, total, direction = list(ev["hands"][seat]), [], 0, 1
+                hand, pile, history, total, direction = list(ev["hands"][seat]), [], [], 0, 1
                 stock, chips, dealer = len(ev["stock"]), list(ev["chips"]), ev["dealer"]
                 out = [s for s, h in enumerate(ev["hands"]) if not h]
             elif kind == "decide":
                 pile.append(ev["card"])
+                history.append(ev["card"])
                 if ev["seat"] == seat:
                     hand.remove(ev["card"])
             elif kind == "pile":
@@ -144,15 +147,34 @@ class NinetyNineSpec(GameSpec):
                 if ev["seat"] == seat:
                     hand.append(ev["card"])
         return {"seat": seat, "players": head["players"], "dealer": dealer, "hand": hand, "total": total,
-                "direction": direction, "chips": chips, "out": out, "pile": pile,
+                "direction": direction, "chips": chips, "out": out, "pile": pile, "history": history,
                 "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
 
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 
-        from analyzer.cards import standard_deck
         from analyzer.evaluate import Evaluation
+        from analyzer.games.ninety_nine import kernel
+
+        params, ws, seat, legal, replay = self.load(rules, position)
+
+        def run(seed, start, codes, n, threads):
+            result = np.zeros((n, len(codes), 2), dtype=np.int64)
+            kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, ws, seat, codes, result,
+                                  np.int64(min(n, 4 * threads)))
+            return result
+
+        return Evaluation(seat=seat, options=legal, names=[MOVE_NAMES[m] for m in legal], outcome="went_over",
+                          outcome_binary=True, run=run, lower_is_better=True, groups=_groups(legal, strat),
+                          extra={"history": replay is not None})
+
+    def load(self, rules: dict[str, Any], position: dict[str, Any]):
+        """Check a position (docs/ninety-nine.md) and load it into a kernel state bundle:
+        (params, bundle, seat, legal move codes, the history's replay or None)."""
+        import numpy as np
+
+        from analyzer.cards import standard_deck
 
         unknown = set(position) - set(self.position_keys)
         if unknown:
@@ -181,7 +203,35 @@ class NinetyNineSpec(GameSpec):
         if len(chips) != p or min(chips) < 0:
             raise AnalyzerError(f"chips takes {p} non-negative numbers, one per seat")
         previous = next(s % p for s in range(seat - 1, seat - 1 - p, -1) if active[s % p])
-        dealer = _seat(position.get("dealer", previous), p, "dealer")
+        replay = None
+        if "history" in position:
+            from analyzer.cards import parse_cards
+
+            # a card may come back after a rebuild: no duplicate check here (the replay checks)
+            history = parse_cards(position["history"]) if position["history"] else []
+            dealers = [_seat(position["dealer"], p, "dealer")] if "dealer" in position else \
+                [s for s in range(p) if active[s]]
+            fits, problems = [], []
+            for d in dealers:
+                try:
+                    fits.append((d, _replay_history(history, d, active, seat, hand, deck.size, rules["decks"] == 1)))
+                except AnalyzerError as exc:
+                    problems.append(str(exc))
+            if not fits:
+                raise AnalyzerError(problems[0] if len(dealers) == 1 or len(set(problems)) == 1 else
+                                    f"no dealer makes seat {seat} the one to move after this history ({problems[0]})")
+            if len(fits) > 1:
+                raise AnalyzerError("several dealers fit this history: give the dealer")
+            dealer, replay = fits[0]
+            if "pile" in position and sorted(pile) != sorted(replay["pile"]):
+                raise AnalyzerError("pile: the cards since the last rebuild of the history are "
+                                    f"{' '.join(tokens(replay['pile']))}, not {' '.join(tokens(pile))}")
+            if "direction" in position and direction != replay["direction"]:
+                raise AnalyzerError(f"direction: the fours of the history make it {replay['direction']}")
+            pile, direction = replay["pile"], replay["direction"]
+            deck.check(hand + pile, "hand and the pile since the last rebuild")
+        else:
+            dealer = _seat(position.get("dealer", previous), p, "dealer")
         if not active[dealer]:
             raise AnalyzerError(f"the dealer (seat {dealer}) is out of the game")
         # every card is in a hand, the stock or the pile: the stock is what is left
@@ -197,15 +247,111 @@ class NinetyNineSpec(GameSpec):
         ws = kernel.workspace(params)
         kernel.load_position(params, ws, seat, dealer, total, direction, np.array(chips, dtype=np.int64),
                              np.array(active), np.array(hand, dtype=np.int64), np.array(pile, dtype=np.int64), stock)
+        if replay is not None and replay["classes"] is not None:
+            _load_classes(ws, replay, seat, active)
+        return params, ws, seat, legal, replay
 
-        def run(seed, start, codes, n, threads):
-            result = np.zeros((n, len(codes), 2), dtype=np.int64)
-            kernel.evaluate_chunk(np.uint64(seed), np.int64(start), params, strat, ws, seat, codes, result,
-                                  np.int64(min(n, 4 * threads)))
-            return result
 
-        return Evaluation(seat=seat, options=legal, names=[MOVE_NAMES[m] for m in legal], outcome="went_over",
-                          outcome_binary=True, run=run)
+def _groups(legal: list[int], strat) -> list[list[int]] | None:
+    """J and Q: both +10 and nothing else, so playing one or the other leaves hands that
+    play alike. With rollout strategies that read only a card's effect (heuristic, and mc
+    rolled out with it) every sample then ends the same for both: one group. ``random``
+    tells them apart (it draws among the *distinct* legal moves, and J and Q count as two),
+    so with it no group is formed."""
+    from analyzer.games.ninety_nine import strategies as st
+
+    jack, queen = MOVE_NAMES.index("J"), MOVE_NAMES.index("Q")
+    if jack not in legal or queen not in legal:
+        return None
+    for row in strat:
+        sid = int(row[0])
+        if sid == st.RANDOM or (sid == st.MC and int(row[2]) == st.RANDOM) or sid < 0:
+            return None
+    return [[legal.index(jack), legal.index(queen)]]
+
+
+def _replay_history(history: list[int], dealer: int, active: list[bool], seat: int, hand: list[int],
+                    deck_size: int, one_deck: bool) -> dict[str, Any]:
+    """Follow the cards played this round from the deal: who played each, the rebuilds,
+    the pile, the direction; with one deck also the class of every hidden card (the stock
+    it was last in: 0 the deal's, k the k-th rebuild's) and of every slot of the other
+    hands (the stock its card was drawn from). See kernel.resample_hidden."""
+    from analyzer.games.ninety_nine.rules import RANK_FOUR
+
+    p = len(active)
+
+    def after(s: int, d: int) -> int:
+        for k in range(1, p + 1):
+            if active[(s + d * k) % p]:
+                return (s + d * k) % p
+        return s
+
+    stock = deck_size - 3 * sum(active)
+    who, direction, epoch = after(dealer, 1), 1, 0
+    pile: list[int] = []
+    last_pool: dict[int, int] = {}    # card -> the last rebuilt stock it went into
+    labels = {q: [0, 0, 0] for q in range(p) if active[q] and q != seat}
+    for i, c in enumerate(history):
+        q = who
+        freed = -1
+        if one_deck:
+            if c in pile:
+                raise AnalyzerError(f"history: {token(c)} (play {i + 1}) is still on the pile: it cannot be played")
+            if q != seat:
+                j = last_pool.get(c, 0)
+                if j not in labels[q]:
+                    raise AnalyzerError(f"history: seat {q} plays {token(c)} (play {i + 1}), which no card it "
+                                        f"can hold is (it was in stock {j}, and seat {q} holds no card from it)")
+                freed = labels[q].index(j)
+                labels[q][freed] = -1
+        pile.append(c)
+        if c % 13 == RANK_FOUR:
+            direction = -direction
+        if stock == 0:
+            # the rebuild: the pile but its top card is the new stock
+            new, pile = pile[:-1], pile[-1:]
+            epoch += 1
+            stock = len(new)
+            for x in new:
+                last_pool[x] = epoch
+        stock -= 1
+        if freed >= 0:
+            labels[q][freed] = epoch
+        who = after(q, direction)
+    if who != seat:
+        raise AnalyzerError(f"after this history seat {who} is to move, not seat {seat}")
+    classes = None
+    if one_deck:
+        seen = set(hand) | set(pile)
+        classes = {}
+        for c in range(52):
+            if c not in seen:
+                classes.setdefault(last_pool.get(c, 0), []).append(c)
+        for j, cards in classes.items():
+            slots = sum(lab.count(j) for lab in labels.values())
+            room = slots + (stock if j == epoch else 0)
+            if len(cards) != room:
+                raise AnalyzerError(f"history: {len(cards)} hidden cards were last in stock {j}, but the other "
+                                    f"hands and the stock have {room} places for them")
+    return {"pile": pile, "direction": direction, "epoch": epoch, "stock": stock, "labels": labels,
+            "classes": classes}
+
+
+def _load_classes(ws, replay: dict[str, Any], seat: int, active: list[bool]) -> None:
+    """Put each hidden card in a place of its class (kernel.resample_hidden reshuffles the
+    classes; where in its class a card starts does not matter)."""
+    from analyzer.games.ninety_nine import kernel as K
+
+    hands, stock, sc, slab = ws[0], ws[1], ws[12], ws[13]
+    classes = {j: list(cards) for j, cards in replay["classes"].items()}
+    for q, labels in replay["labels"].items():
+        for i, j in enumerate(labels):
+            hands[q, i] = classes[j].pop()
+            slab[q, i] = j
+    rest = classes.get(replay["epoch"], [])
+    assert len(rest) == replay["stock"] and all(not v for j, v in classes.items() if j != replay["epoch"])
+    stock[:len(rest)] = rest
+    sc[K.S_TOP], sc[K.S_END], sc[K.S_EPOCH] = 0, len(rest), replay["epoch"]
 
 
 def _legal(hand: list[int], total: int) -> list[int]:

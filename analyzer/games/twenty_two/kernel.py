@@ -19,7 +19,7 @@ A game's state is a *bundle* (``workspace``), a tuple of arrays:
                           tricks), S_LEADER, S_SET, S_BEST, S_WINNER, S_PLAYED (packed ranks
                           played to this hand's ordinary tricks), S_NACTIVE, S_SCORED (bitmask
                           of the cards scored this game), S_HANDS, S_DECISIONS, S_OVER,
-                          S_WINNERS, S_HAS_USER
+                          S_WINNERS, S_HAS_USER, S_NUNABLE
     legal   int64[2048]   legal moves (packed sets) of the current decision
     view    int64[VIEW_SIZE]  what a user strategy sees (layout below)
     scr     int64[SCRATCH] scratch of the legal-set enumerator and sampler (rules.py)
@@ -27,6 +27,13 @@ A game's state is a *bundle* (``workspace``), a tuple of arrays:
                           trick, sampling)
     gid     uint64[2]     (seed, game index): the per-hand deal streams derive from it
     rscr    uint64[4]     scratch of the stock preview in records
+    ppk     int64[P]      cards each seat played to this hand's tricks (packed)
+    unable  int64[3 * MAX_UNABLE]  variant ``lowest_only_if_unable``: per "could not match
+                          or beat" follow (S_NUNABLE of them this hand) the seat, the best
+                          set it faced and its ``ppk`` before that play
+    desc_cur, desc int64[DESC], wk int64[WORK], sinfo int64[N_INFO], tab float64[TAB_SIZE
+                          in the variant, else 1]: the hidden-card sampler's description,
+                          scratch and counting table (sampler.py; not state, not copied)
 Out row columns (spec.extra_columns): winners, hands, decisions (discards, leads and
 follows), score_s (final points), then per seat ``took_s`` (hands in which the seat took
 the final trick), ``played_s`` (hands the seat was dealt into), ``place_s`` (finishing
@@ -76,6 +83,10 @@ from analyzer.games.twenty_two.rules import (
     take_cards,
     next_active,
 )
+from analyzer.games.twenty_two.sampler import (
+    D_A, D_CL, D_F, D_FLR, D_H, D_M, D_NCL, D_NDF, D_NDH, D_NFL, D_NND, DESC, MAX_CLAUSES, MAX_DP, MAX_FLAGS,
+    MAX_ND, TAB_SIZE, WORK, dp_draw, dp_fill,
+)
 from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream, shuffle
 
@@ -92,8 +103,16 @@ VIEW_SIZE = 51
 MAX_PLAYERS = 6
 
 (S_DEALER, S_PHASE, S_SEAT, S_NDONE, S_TOP, S_NDECK, S_SIZE, S_HS, S_LEADER, S_SET, S_BEST, S_WINNER,
- S_PLAYED, S_NACTIVE, S_SCORED, S_HANDS, S_DECISIONS, S_OVER, S_WINNERS, S_HAS_USER) = range(20)
-N_SC = 20
+ S_PLAYED, S_NACTIVE, S_SCORED, S_HANDS, S_DECISIONS, S_OVER, S_WINNERS, S_HAS_USER, S_NUNABLE) = range(21)
+N_SC = 21
+#: "could not match or beat" events of a hand (variant): a hand has at most 10 tricks of 5 followers
+MAX_UNABLE = 64
+#: a sample that the constrained sampler's rejection step (seats beyond its table) has not
+#: accepted after this many proposals falls back to the floors only (resample_hidden: False)
+MAX_TRIES = 1 << 20
+# sampler scratch (``sinfo``): table states, valid flag, seat lists, drawn counts
+I_NST, I_VALID, I_NREJ, I_DP, I_ND, I_REJ, I_COUNTS = 0, 1, 2, 8, 16, 24, 96
+N_INFO = I_COUNTS + 13 * MAX_DP
 #: ``mc`` considers every legal follow when there are at most this many (else: windows)
 MC_ALL_FOLLOWS = 16
 
@@ -122,7 +141,12 @@ def workspace(params):
             np.zeros(SCRATCH, dtype=np.int64),
             np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
             np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.uint64))
+            np.zeros(players, dtype=np.int64), np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+            np.zeros(players, dtype=np.int64), np.zeros(3 * MAX_UNABLE, dtype=np.int64),
+            np.zeros(DESC, dtype=np.int64), np.zeros(DESC, dtype=np.int64), np.zeros(WORK, dtype=np.int64),
+            np.zeros(N_INFO, dtype=np.int64),
+            # the counting table only where it can be needed (the variant)
+            np.zeros(TAB_SIZE if params[P_LOWEST_ONLY] != 0 else 1, dtype=np.float64))
 
 
 @njit(cache=True, _nrt=False)
@@ -145,6 +169,10 @@ def copy_bundle(src, dst):
         dst[10][j] = src[10][j]
     dst[19][0] = src[19][0]
     dst[19][1] = src[19][1]
+    for p in range(src[1].shape[0]):
+        dst[21][p] = src[21][p]
+    for j in range(3 * src[10][S_NUNABLE]):
+        dst[22][j] = src[22][j]
 
 
 @njit(cache=True)
@@ -256,11 +284,14 @@ def deal_hand(params, ws, out, trace, tracing):
     # each hand deals from its own stream: hand k of a game is dealt alike whatever the
     # earlier hands drew (and evaluations share the future deals across options)
     seed_stream(deal_rng, ws[19][0], np.int64(ws[19][1]), hand_purpose(sc[S_HANDS]))
+    ppk = ws[21]
     for p in range(players):
         hmask[p] = 0
         hpk[p] = 0
         dmask[p] = 0
         floor[p] = 0
+        ppk[p] = 0
+    sc[S_NUNABLE] = 0
     top = 0
     for c in range(size):
         p = dealer
@@ -320,6 +351,7 @@ def apply_move(params, ws, move, trace, tracing):
             sc[S_SEAT] = next_active(p, active)
     elif phase == PH_LEAD:
         sc[S_PLAYED] += move
+        ws[21][p] += move
         sc[S_SET] = set_size(move)
         sc[S_BEST] = move
         sc[S_WINNER] = p
@@ -337,6 +369,16 @@ def apply_move(params, ws, move, trace, tracing):
             r = highest_rank(move)
             if r > floor[p]:
                 floor[p] = r
+            if params[P_LOWEST_ONLY] != 0:
+                # ... and (variant) it could not match or beat ``best``: the hand it held then
+                # (its cards now plus what it plays from here on) is constrained
+                ne = sc[S_NUNABLE]
+                if ne < MAX_UNABLE:
+                    ws[22][3 * ne] = p
+                    ws[22][3 * ne + 1] = best
+                    ws[22][3 * ne + 2] = ws[21][p]
+                    sc[S_NUNABLE] = ne + 1
+        ws[21][p] += move
         sc[S_NDONE] += 1
         if sc[S_NDONE] == sc[S_NACTIVE]:
             sc[S_HS] -= s
@@ -481,28 +523,158 @@ def finish(params, ws, out, trace, tracing):
 # ---- Monte Carlo: sampling what a seat cannot see, and rollouts ------------------------------
 
 @njit(cache=True, _nrt=False)
-def resample_hidden(params, ws, seat, rng):
-    """Redeal what ``seat`` cannot see, uniformly over the deals consistent with what it saw.
+def build_description(params, ws, seat):
+    """What the sampler needs, as ``seat`` sees it: writes the description (sampler.py) into
+    ``ws[24]`` and the seat lists into ``ws[26]`` (I_DP: DP seats, I_ND: the other hidden
+    hands sorted by floor, highest first, I_REJ: the events left to rejection).
 
-    Known to the seat: its own hand and discards, the cards played to this hand's tricks,
-    the scored cards, every hand's size, and each seat's ``floor`` (shown by playing its
-    lowest cards). Hidden: the other hands, the other seats' discards and the stock; they
-    form one pool. The other hands are filled first, highest floor first, each with a
-    uniform draw from the pool cards at or above its floor: the allowed sets are nested,
-    so the number of ways left never depends on the earlier draws, and the result is
-    exactly uniform over the consistent deals (no rejection). The rest of the pool is
-    shuffled into the other seats' discards and the stock.
+    Per other hand still in: its size, its floor, and, in the variant, its "could not
+    match or beat" events. An event (seat q, best set B, q's played cards before it) says
+    that q's hand then, H = its hand now + what it has played since, held for some i at
+    most ``s - i`` cards of rank ``>= b_i`` (b sorted up): with K the known part of H, the
+    clause ``S(b_i) <= s - i - K(b_i)`` on the hand now. Clauses that always hold end the
+    event, clauses that never hold are dropped; one clause left is a hard bound, more
+    share an "or" flag. Seats with events go to the counting table while it fits in the
+    table (TAB_SIZE), the others' events are checked by rejection.
     """
-    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
-    start, order = ws[14], ws[15]
+    hmask, hpk, active, floor, sc = ws[1], ws[2], ws[4], ws[7], ws[10]
+    ppk, unable, desc, info = ws[21], ws[22], ws[24], ws[26]
     players = params[P_PLAYERS]
-    pool = np.int64(0)
+    desc[:] = 0
+    top, ndeck = sc[S_TOP], sc[S_NDECK]
     for p in range(players):
         if p != seat and active[p]:
-            pool |= hmask[p] | dmask[p]
-    top, ndeck = sc[S_TOP], sc[S_NDECK]
+            for c in range(52):
+                if (hmask[p] | ws[6][p]) & (np.int64(1) << c):
+                    desc[D_A + RANK_OF[c]] += 1
     for i in range(top, ndeck):
-        pool |= np.int64(1) << deck[i]
+        desc[D_A + RANK_OF[ws[0][i]]] += 1
+    nev = sc[S_NUNABLE]
+    m = 0
+    nfl = 0
+    ncl = 0
+    nrej = 0
+    states = 1
+    nd = 0
+    for q in range(players):
+        if q == seat or not active[q]:
+            continue
+        h = set_size(hpk[q])
+        f = floor[q]
+        # this seat's clauses, written after the committed ones (kept only if it fits)
+        k0 = ncl
+        g0 = nfl
+        live_events = 0
+        fits = m < MAX_DP
+        for e in range(nev):
+            if unable[3 * e] != q:
+                continue
+            best = unable[3 * e + 1]
+            known = ppk[q] - unable[3 * e + 2]
+            s = set_size(best)
+            satisfied = False
+            kfirst = ncl
+            i = 0
+            for r in range(13):
+                for _ in range(nib(best, r)):
+                    i += 1
+                    above = 0
+                    for t in range(r, 13):
+                        above += nib(known, t)
+                    c = s - i - above
+                    if r <= f:
+                        if h <= c:
+                            satisfied = True
+                        continue
+                    if c >= h:
+                        satisfied = True
+                    elif c >= 0 and fits:
+                        merged = False
+                        for k in range(kfirst, ncl):
+                            if desc[D_CL + 4 * k + 1] == r:
+                                merged = True
+                                if c > desc[D_CL + 4 * k + 2]:
+                                    desc[D_CL + 4 * k + 2] = c
+                        if not merged:
+                            if ncl >= MAX_CLAUSES:
+                                fits = False
+                            else:
+                                desc[D_CL + 4 * ncl] = m
+                                desc[D_CL + 4 * ncl + 1] = r
+                                desc[D_CL + 4 * ncl + 2] = c
+                                desc[D_CL + 4 * ncl + 3] = -1
+                                ncl += 1
+            if satisfied:
+                ncl = kfirst  # the event always holds: no clause
+                continue
+            live_events += 1
+            if not fits:
+                continue
+            if ncl == kfirst:
+                # no clause can hold: no deal fits (S(0) <= -1 never holds)
+                desc[D_CL + 4 * ncl] = m
+                desc[D_CL + 4 * ncl + 1] = 0
+                desc[D_CL + 4 * ncl + 2] = -1
+                desc[D_CL + 4 * ncl + 3] = -1
+                ncl += 1
+            elif ncl - kfirst > 1:
+                if nfl >= MAX_FLAGS:
+                    fits = False
+                else:
+                    low = 13
+                    for k in range(kfirst, ncl):
+                        desc[D_CL + 4 * k + 3] = nfl
+                        if desc[D_CL + 4 * k + 1] < low:
+                            low = desc[D_CL + 4 * k + 1]
+                    desc[D_FLR + nfl] = low
+                    nfl += 1
+        if live_events == 0:
+            fits = False
+        elif fits and 14 * states * (h + 1) << nfl > ws[27].shape[0]:
+            fits = False
+        if fits:
+            desc[D_H + m] = h
+            desc[D_F + m] = f
+            info[I_DP + m] = q
+            m += 1
+            states *= h + 1
+            continue
+        # a nested seat: size and floor only (its events, if any, by rejection)
+        for k in range(k0, ncl):
+            for j in range(4):
+                desc[D_CL + 4 * k + j] = 0
+        for g in range(g0, nfl):
+            desc[D_FLR + g] = 0
+        ncl, nfl = k0, g0
+        if live_events > 0:
+            for e in range(nev):
+                if unable[3 * e] == q:
+                    info[I_REJ + nrej] = e
+                    nrej += 1
+        # insertion by floor, highest first (ties: seat order)
+        j = nd
+        while j > 0 and desc[D_NDF + j - 1] < f:
+            desc[D_NDF + j] = desc[D_NDF + j - 1]
+            desc[D_NDH + j] = desc[D_NDH + j - 1]
+            info[I_ND + j] = info[I_ND + j - 1]
+            j -= 1
+        desc[D_NDF + j] = f
+        desc[D_NDH + j] = h
+        info[I_ND + j] = q
+        nd += 1
+    desc[D_M], desc[D_NFL], desc[D_NCL], desc[D_NND] = m, nfl, ncl, nd
+    info[I_NREJ] = nrej
+
+
+@njit(cache=True, _nrt=False)
+def _deal_nested(params, ws, seat, rng, pool, seats, first, nseats):
+    """Deal the hands ``seats[first:first + nseats]`` (sorted by floor, highest first) from the cards of
+    ``pool``: each a uniform draw from the pool cards at or above its floor. The allowed
+    sets are nested, so the number of ways left never depends on the earlier draws: the
+    result is uniform over the deals that respect the floors. Leaves the rest of the pool
+    in ``order[:end]`` and returns ``end``."""
+    hmask, hpk, floor = ws[1], ws[2], ws[7]
+    start, order = ws[14], ws[15]
     n = 0
     for r in range(13):  # the pool sorted by rank: ranks >= f are a suffix
         start[r] = n
@@ -512,24 +684,144 @@ def resample_hidden(params, ws, seat, rng):
                 order[n] = c
                 n += 1
     end = n
-    for f in range(12, -1, -1):
-        for p in range(players):
-            if p == seat or not active[p] or floor[p] != f:
-                continue
-            h = set_size(hpk[p])
-            lo = start[f]
-            m = np.int64(0)
-            pk = np.int64(0)
-            for t in range(h):
-                i = lo + randbelow(rng, end - lo)
-                c = order[i]
-                order[i] = order[end - 1]
-                order[end - 1] = c
-                end -= 1
-                m |= np.int64(1) << c
-                pk += one(RANK_OF[c])
-            hmask[p] = m
-            hpk[p] = pk
+    for j in range(nseats):
+        p = seats[first + j]
+        h = set_size(hpk[p])
+        lo = start[floor[p]]
+        m = np.int64(0)
+        pk = np.int64(0)
+        for t in range(h):
+            i = lo + randbelow(rng, end - lo)
+            c = order[i]
+            order[i] = order[end - 1]
+            order[end - 1] = c
+            end -= 1
+            m |= np.int64(1) << c
+            pk += one(RANK_OF[c])
+        hmask[p] = m
+        hpk[p] = pk
+    return end
+
+
+@njit(cache=True, _nrt=False)
+def _deal_constrained(params, ws, seat, rng, pool):
+    """The variant with "could not beat" events: the hands of the DP seats by the counting
+    table (sampler.py), the others nested; events beyond the table by rejection.
+    Returns the end of the rest of the pool in ``order`` (as _deal_nested), -1 when no
+    proposal was accepted (no deal fits, or MAX_TRIES)."""
+    hmask, hpk, unable, ppk = ws[1], ws[2], ws[22], ws[21]
+    desc_cur, desc, wk, info, tab = ws[23], ws[24], ws[25], ws[26], ws[27]
+    build_description(params, ws, seat)
+    same = info[I_VALID] != 0
+    if same:
+        for j in range(DESC):
+            if desc[j] != desc_cur[j]:
+                same = False
+                break
+    if not same and desc[D_M] > 0:
+        # a new table (the same decision's samples share it: mc's K samples, an evaluation)
+        for j in range(DESC):
+            desc_cur[j] = desc[j]
+        info[I_NST] = dp_fill(desc, tab, wk)
+        info[I_VALID] = 1
+    nst = info[I_NST]
+    m = desc[D_M]
+    nd = desc[D_NND]
+    cards = ws[16]
+    for attempt in range(MAX_TRIES):
+        if m > 0 and not dp_draw(desc, tab, nst, wk, rng, info, I_COUNTS):
+            return np.int64(-1)
+        rest = pool
+        for j in range(m):
+            p = info[I_DP + j]
+            hmask[p] = 0
+            hpk[p] = 0
+        for r in range(13):
+            # the pool's cards of rank r, handed out uniformly to the DP seats' counts
+            n = 0
+            for sv in range(4):
+                c = sv * 13 + r
+                if rest & (np.int64(1) << c):
+                    cards[n] = c
+                    n += 1
+            for j in range(m):
+                p = info[I_DP + j]
+                for t in range(info[I_COUNTS + j * 13 + r]):
+                    i = randbelow(rng, n)
+                    c = cards[i]
+                    cards[i] = cards[n - 1]
+                    n -= 1
+                    hmask[p] |= np.int64(1) << c
+                    hpk[p] += one(r)
+                    rest &= ~(np.int64(1) << c)
+        end = _deal_nested(params, ws, seat, rng, rest, info, I_ND, nd)
+        ok = True
+        for j in range(info[I_NREJ]):
+            e = info[I_REJ + j]
+            q = unable[3 * e]
+            best = unable[3 * e + 1]
+            held = hpk[q] + ppk[q] - unable[3 * e + 2]
+            if beats(highest_set(held, set_size(best)), best):
+                ok = False
+                break
+        if ok:
+            return end
+    return np.int64(-1)
+
+
+@njit(cache=True, _nrt=False)
+def resample_hidden(params, ws, seat, rng):
+    """Redeal what ``seat`` cannot see, uniformly over the deals consistent with what it saw.
+
+    Reads the bundle (hands, discards, stock, floors, and the variant's events in ws[21],
+    ws[22]); writes the other hands (hmask, hpk), the other seats' discards (dmask) and
+    the stock ``deck[top:ndeck]``; the sampler's scratch and table live in ws[23..27].
+
+    Known to the seat: its own hand and discards, the cards played to this hand's tricks,
+    the scored cards, every hand's size, and what the rules make a follower show. A
+    follower who plays a set that does not match or beat has played its lowest cards:
+    its ``floor`` (it holds nothing below the highest of them). In the variant
+    ``lowest_only_if_unable`` it also could not match or beat the best set: its hand then
+    (its cards now plus the ones it has played since) had no set that matches or beats.
+    Nothing else is read into the others' choices. Hidden: the other hands, the other
+    seats' discards and the stock; they form one pool.
+
+    Floors only (the default rules, or no such event yet): the other hands are dealt
+    highest floor first, each a uniform draw from the pool cards at or above its floor
+    (``_deal_nested``): exactly uniform over the consistent deals, no rejection. With
+    events: the hands of the seats that showed them are drawn by rank from a table that
+    counts the consistent deals (sampler.py), then the others nested; exactly uniform
+    again. Seats beyond the table's size (rare: many players with large hands) are
+    handled by rejection, which is exact too. The rest of the pool is shuffled into the
+    other seats' discards and the stock.
+
+    Returns True; False only when no consistent deal was found (an impossible position,
+    or MAX_TRIES proposals rejected): the hands then respect the floors only.
+    """
+    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
+    order = ws[15]
+    players = params[P_PLAYERS]
+    pool = np.int64(0)
+    for p in range(players):
+        if p != seat and active[p]:
+            pool |= hmask[p] | dmask[p]
+    top, ndeck = sc[S_TOP], sc[S_NDECK]
+    for i in range(top, ndeck):
+        pool |= np.int64(1) << deck[i]
+    exact = True
+    end = np.int64(-1)
+    if params[P_LOWEST_ONLY] != 0 and sc[S_NUNABLE] > 0:
+        end = _deal_constrained(params, ws, seat, rng, pool)
+        exact = end >= 0
+    if end < 0:
+        seats = ws[17]
+        n = 0
+        for f in range(12, -1, -1):
+            for p in range(players):
+                if p != seat and active[p] and floor[p] == f:
+                    seats[n] = p
+                    n += 1
+        end = _deal_nested(params, ws, seat, rng, pool, seats, 0, n)
     shuffle(order, 0, end, rng)
     k = 0
     for p in range(players):
@@ -543,6 +835,17 @@ def resample_hidden(params, ws, seat, rng):
     for i in range(top, ndeck):
         deck[i] = order[k]
         k += 1
+    return exact
+
+
+@njit(cache=True)
+def consistent(params, ws, seat):
+    """True when some deal of the hidden cards fits what ``seat`` saw (a sample of a copy)."""
+    work = workspace(params)
+    copy_bundle(ws, work)
+    rng = np.zeros(4, dtype=np.uint64)
+    seed_stream(rng, np.uint64(0), np.int64(0), DEAL)
+    return resample_hidden(params, work, seat, rng)
 
 
 @njit(cache=True, inline="always")

@@ -206,6 +206,9 @@ class TwentyTwoSpec(GameSpec):
         ws = kernel.workspace(params)
         pos.fill(ws)
         seat = pos.seat
+        if pos.events and not kernel.consistent(params, ws, np.int64(seat)):
+            raise AnalyzerError("no deal fits: the followers who played cards that do not match or beat could "
+                                "not have been unable to (lowest_only_if_unable) with the cards still unseen")
         options = pos.legal(params)
 
         def run(seed, start, codes, n, threads):
@@ -226,7 +229,7 @@ class TwentyTwoSpec(GameSpec):
             options = sorted(options[i] for i in order[:MAX_EVAL_OPTIONS])
             extra["screened"] = SCREEN_SAMPLES
         return Evaluation(seat=seat, options=options, names=[option_name(m) for m in options],
-                          outcome="took_final", outcome_binary=True, run=run,
+                          outcome="took_final", outcome_binary=True, run=run, lower_is_better=True,
                           description=f"seat {seat}, {KINDS[pos.kind]}, hand {' '.join(tokens(pos.hand))}",
                           extra=extra)
 
@@ -358,6 +361,11 @@ class Position:
         sc[K.S_NACTIVE] = sum(self.active)
         sc[K.S_SCORED] = sum(1 << c for c in self.scored)
         sc[K.S_HANDS] = 1
+        for s in range(p):
+            ws[21][s] = self.ppk[s]
+        for i, (s, best, before) in enumerate(self.events):
+            ws[22][3 * i:3 * i + 3] = (s, best, before)
+        sc[K.S_NUNABLE] = len(self.events)
 
     def legal(self, params) -> list[int]:
         from analyzer.games.twenty_two import rules as R
@@ -434,6 +442,7 @@ def load_position(rules: dict[str, Any], position: dict[str, Any]) -> Position:
     pos.own_dead = discarded
     pos.dead = {}
     pos.s = pos.best = pos.winner = pos.played = pos.ndone = 0
+    pos.ppk, pos.events = [0] * p, []
     pos.stock = 0
     if kind == 0:
         if played or trick or discarded:
@@ -501,6 +510,8 @@ def load_position(rules: dict[str, Any], position: dict[str, Any]) -> Position:
         pos.size, pos.hs = size, hs
         pos.leader, pos.s, pos.best, pos.winner = rep["leader"], rep["s"], rep["best"], rep["winner"]
         pos.played, pos.ndone, pos.floor = rep["played"], len(trick), rep["floor"]
+        pos.ppk, pos.events = rep["ppk"], rep["events"]
+        _check_own_events(pos, seat)
         pos.sizes = [0] * p
         for s in range(p):
             if active[s]:
@@ -528,10 +539,29 @@ def load_position(rules: dict[str, Any], position: dict[str, Any]) -> Position:
     return pos
 
 
+def _check_own_events(pos: Position, seat: int) -> None:
+    """The deciding seat knows its own hands: each of its follows that did not match or beat
+    must have been its lowest cards and (variant) forced."""
+    from analyzer.games.twenty_two.rules import beats, highest_set
+
+    hand = sum(1 << (4 * (c % 13)) for c in pos.hand)
+    if pos.hand and min(c % 13 for c in pos.hand) < pos.floor[seat]:
+        raise AnalyzerError(f"seat {seat} played cards that did not beat while holding lower ones "
+                            f"(its hand has a card below {RANKS[pos.floor[seat]]})")
+    for s, best, before in pos.events:
+        if s == seat:
+            held = hand + pos.ppk[seat] - before
+            if beats(np.int64(highest_set(np.int64(held), np.int64(_size(best)))), np.int64(best)):
+                raise AnalyzerError(f"seat {seat} could match or beat {move_text(best)} with its hand then, "
+                                    "so it could not play cards that do not (lowest_only_if_unable)")
+
+
 def _replay(played, trick, first, active, size, seat, lowest_only, beats) -> dict[str, Any]:
     """Follow the tricks from their first leader: winners, floors, the seat to move."""
     nactive = sum(active)
     floor = [0] * len(active)
+    ppk = [0] * len(active)   # cards each seat played to this hand's tricks (packed)
+    events = []               # variant: (seat, best set, its ppk before) of each "could not beat"
     leader, hs, total = first, size, 0
     for i, t in enumerate(played + [trick]):
         current = i == len(played)
@@ -565,6 +595,10 @@ def _replay(played, trick, first, active, size, seat, lowest_only, beats) -> dic
                 best, winner = m, p
             else:
                 floor[p] = max(floor[p], _high(m))
+                if lowest_only:
+                    events.append((p, best, ppk[p]))
+            ppk[p] += m
+        ppk[leader] += lead
         for m in t:
             total += m
         if current:
@@ -572,13 +606,13 @@ def _replay(played, trick, first, active, size, seat, lowest_only, beats) -> dic
             if seat_to_move != seat:
                 raise AnalyzerError(f"seat {seat_to_move} is to move after these tricks, not seat {seat}")
             return {"first": first, "leader": leader, "s": s, "best": best, "winner": winner, "played": total,
-                    "floor": floor, "in_trick": in_trick}
+                    "floor": floor, "in_trick": in_trick, "ppk": ppk, "events": events}
         hs -= s
         leader = winner
     if leader != seat:
         raise AnalyzerError(f"seat {leader} leads after these tricks, not seat {seat}")
     return {"first": first, "leader": leader, "s": 0, "best": 0, "winner": 0, "played": total, "floor": floor,
-            "in_trick": []}
+            "in_trick": [], "ppk": ppk, "events": events}
 
 
 SPEC = TwentyTwoSpec(
