@@ -34,9 +34,13 @@ SEAT_HELP = "K=STRATEGY for seat K (repeatable): a built-in name, or path/to/fil
 RULE_HELP = "NAME=VALUE rule option (repeatable), e.g. out_at_zero_chips=true. See `analyzer games`."
 
 
-def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
+def _announce_compile(game: str) -> None:
+    """Say so on stderr before a game's kernels are compiled: no silent minute on a first run."""
+    from analyzer import games as registry
+
+    spec = registry.get(game)
+    if not spec.is_compiled():
+        typer.echo(f"compiling {spec.name} kernels (first run only, about a minute)...", err=True)
 
 
 def _parse_rules(items: list[str] | None) -> dict[str, str]:
@@ -139,6 +143,7 @@ def simulate(
         from analyzer.errors import AnalyzerError
 
         raise AnalyzerError(f"--timeout must be a positive number of seconds, not {timeout}")
+    _announce_compile(game)
     summary = api.simulate(game, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
                            rules=_parse_rules(rule), workers=workers, out=out,
                            progress=sys.stderr.isatty() and not as_json, timeout=timeout)
@@ -198,6 +203,7 @@ def play(
         from analyzer.io import check_writable
 
         check_writable(record)
+    _announce_compile(game)
     played = api.play(game, seed=seed, index=index, games=n_games, players=players,
                       seats=parse_seat_args(seat), rules=_parse_rules(rule))
     if record:
@@ -251,6 +257,7 @@ def compare(
     items = _rule_items(rule)
     grid = cmp.rule_grid(items)
     progress = sys.stderr.isatty() and not as_json
+    _announce_compile(game)
     if len(grid) > 1:
         if strategy:
             raise AnalyzerError("give either strategies to compare or a rule grid (use --seat for the strategies of a variant study)")
@@ -389,6 +396,7 @@ def evaluate(
     elif given:
         position = given
     rollout_spec: Any = parse_rollout_args(rollout)
+    _announce_compile(game)
     result = ev.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
                          rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
                          seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json,
@@ -493,6 +501,7 @@ def report(
     from analyzer.api import check_seed
     from analyzer.report import build_report
 
+    _announce_compile(game)
     path = build_report(game, out, quick=quick, seed=check_seed(seed), workers=workers)
     typer.echo(f"report written: {path} (and {path.with_suffix('.html')})")
 

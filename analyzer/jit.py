@@ -53,6 +53,13 @@ def cache_group(game: str | None) -> str:
     return f"{game or 'shared'}-{_digest(files)}"
 
 
+def is_cached(game: str, function: str = "run_chunk") -> bool:
+    """Whether a game's compiled ``kernel.<function>`` is in the cache (False: the next call
+    compiles it, which takes tens of seconds). ``game`` is the package name, e.g. ``hearts2``."""
+    folder = _cache_root() / "numba" / cache_group(game)
+    return any(folder.glob(f"*/kernel.{function}-*.nbi"))
+
+
 def _cache_root() -> Path:
     for name in ("NUMBA_CACHE_DIR", "ANALYZER_CACHE_DIR"):
         if os.environ.get(name):
@@ -69,7 +76,7 @@ import numba  # noqa: E402
 from numba import njit, prange  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
 
-__all__ = ["numba", "njit", "prange", "cache_group", "source_hash"]
+__all__ = ["numba", "njit", "prange", "cache_group", "source_hash", "is_cached"]
 
 
 class GameCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):

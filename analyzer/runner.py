@@ -152,6 +152,11 @@ def run_games(
     threads = set_workers(workers)
     ncols = len(acc.columns)
     nblocks_per_thread = 4
+    # compile (or load) the kernel on an empty chunk first, so that the time and the speed
+    # reported are those of playing, not of compiling
+    call_interruptibly(kernel, np.uint64(seed), np.int64(first_index), params, strat,
+                       np.zeros((0, ncols), dtype=np.int64), np.full((0, 4), -1, dtype=np.int64), np.int64(1))
+    acc.warm()
     bar = Progress(n_games, label, progress)
     started = time.perf_counter()
     done = 0

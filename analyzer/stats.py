@@ -78,6 +78,15 @@ class Accumulator:
         fold_rows(np.ascontiguousarray(rows, dtype=np.int64), np.int64(self.players), self._pair_i, self._pair_j,
                   np.int64(blocks), self.sums, self.sumsq, self.wins, self.cross)
 
+    def warm(self) -> None:
+        """Compile (or load) the fold on one row of zeros into scratch sums: nothing is added."""
+        from analyzer.fold import fold_rows
+
+        k = len(self.columns)
+        fold_rows(np.zeros((1, k), dtype=np.int64), np.int64(self.players), self._pair_i, self._pair_j, np.int64(1),
+                  np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64), np.zeros(self.players, dtype=np.int64),
+                  np.zeros(len(self.pairs), dtype=np.int64))
+
     def merge(self, other: "Accumulator") -> None:
         """Add another accumulator's sums (same columns) into this one."""
         self.n += other.n

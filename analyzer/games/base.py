@@ -140,6 +140,12 @@ class GameSpec:
     def module(self, room: str) -> ModuleType:
         return importlib.import_module(f"{self.package}.{room}")
 
+    def is_compiled(self) -> bool:
+        """Whether the game's kernels are in the compile cache (False: the first run compiles)."""
+        from analyzer.jit import is_cached
+
+        return is_cached(self.package.rsplit(".", 1)[-1])
+
     def kernels(self) -> tuple[Callable, Callable]:
         kernel = self.module("kernel")
         return kernel.run_chunk, kernel.run_traced
