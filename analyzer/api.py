@@ -42,11 +42,28 @@ class Summary:
     tables: dict[str, pd.DataFrame]
     totals: dict[str, Any] = field(default_factory=dict)
 
+    def verdict(self) -> str:
+        """One line: which seat won most often, and whether it is told apart from the rest."""
+        seats = self.tables.get("seats")
+        if seats is None or "win_rate" not in seats or seats.empty:
+            return ""
+        ranked = seats.sort_values("win_rate", ascending=False).reset_index(drop=True)
+        top = ranked.iloc[0]
+        line = (f"Seat {top['seat']} ({top['strategy']}) won most often: {top['win_rate']:.3f} of the games "
+                f"[{top['win_rate_lo']:.3f}, {top['win_rate_hi']:.3f}]")
+        close = [r for _, r in ranked.iloc[1:].iterrows() if r["win_rate_hi"] >= top["win_rate_lo"]]
+        if close:
+            names = ", ".join(f"seat {r['seat']}" for r in close[:3]) + (" ..." if len(close) > 3 else "")
+            line += f"; its intervals overlap {names}'s (compare on duplicate deals tells more)"
+        else:
+            line += "; clearly ahead of every other seat"
+        return line + "."
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
             "games": self.games, "hands": self.hands, "elapsed_s": round(self.elapsed, 4),
-            "interrupted": self.interrupted, "totals": _clean(self.totals),
+            "interrupted": self.interrupted, "totals": _clean(self.totals), "verdict": self.verdict(),
             **{name: _clean(table.to_dict(orient="records")) for name, table in self.tables.items()},
         }
 
@@ -221,7 +238,7 @@ def simulate(game: str, games: int = 10_000, seed: int = 0, players: int | None 
 def play(game: str, seed: int = 0, index: int = 0, games: int = 1, players: int | None = None,
          seats: dict[int, str] | list[str] | None = None,
          rules: dict[str, Any] | None = None) -> list[list[dict[str, Any]]]:
-    """Records (RECORD.md events) of games ``index .. index + games - 1`` of run ``seed``."""
+    """Records (docs/record.md events) of games ``index .. index + games - 1`` of run ``seed``."""
     seed = check_seed(seed)
     if not 0 <= index <= MAX_INDEX or not 1 <= games <= MAX_INDEX - index:
         raise AnalyzerError(f"--index must be from 0 to {MAX_INDEX} and --games at least 1")

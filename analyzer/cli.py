@@ -58,37 +58,21 @@ def _parse_rules(items: list[str] | None) -> dict[str, str]:
 
 
 def _print_frame(frame, title: str | None = None) -> None:
-    """A DataFrame as a rich table; ``x``, ``x_lo``, ``x_hi`` columns shown as one."""
-    from rich.console import Console
-    from rich.table import Table
+    """A DataFrame as a table that fits the terminal (analyzer.terminal)."""
+    from analyzer.terminal import render
 
-    columns = [c for c in frame.columns if not (c.endswith("_lo") or c.endswith("_hi"))]
-    table = Table(title=title, title_justify="left", header_style="bold")
-    for c in columns:
-        table.add_column(c, justify="left" if frame[c].dtype == object else "right")
-    for _, row in frame.iterrows():
-        cells = []
-        for c in columns:
-            value = row[c]
-            if c + "_lo" in frame.columns:
-                cells.append(f"{_fmt(value)} [{_fmt(row[c + '_lo'])}, {_fmt(row[c + '_hi'])}]")
-            else:
-                cells.append(_fmt(value))
-        table.add_row(*cells)
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
-    console.print(table)
+    typer.echo(render(frame, title, wide=_WIDE[0]))
+    typer.echo("")
+
+
+#: --wide given: tables show every column
+_WIDE = [False]
 
 
 def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        if value != value:
-            return "-"
-        return f"{value:.4f}" if abs(value) < 10 else f"{value:,.2f}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return str(value)
+    from analyzer.terminal import number
+
+    return number(value)
 
 
 @app.command()
@@ -164,17 +148,21 @@ def simulate(
 def _print_summary(summary) -> None:
     rules = ", ".join(f"{k}={v}" for k, v in summary.rules.items())
     rate = summary.hands / summary.elapsed if summary.elapsed > 0 else float("nan")
-    typer.echo(f"{summary.game}: {summary.games:,} games, {summary.hands:,} hands, seed {summary.seed}, "
-               f"{summary.elapsed:.2f} s ({rate:,.0f} hands/s)\nrules: {rules}")
+    _say(f"{summary.game}: {summary.games:,} games, {summary.hands:,} hands, seed {summary.seed}, "
+         f"{summary.elapsed:.2f} s ({rate:,.0f} hands/s)\nrules: {rules}")
     for name, table in summary.tables.items():
         _print_frame(table, name)
+    from analyzer.terminal import interval
+
     for key, value in summary.totals.items():
         if key.endswith("_lo") or key.endswith("_hi"):
             continue
         if key + "_lo" in summary.totals:
-            typer.echo(f"{key}: {_fmt(value)} [{_fmt(summary.totals[key + '_lo'])}, {_fmt(summary.totals[key + '_hi'])}]")
+            typer.echo(f"{key}: {interval(value, summary.totals[key + '_lo'], summary.totals[key + '_hi'])}")
         else:
             typer.echo(f"{key}: {_fmt(value)}")
+    if summary.verdict():
+        _say(summary.verdict())
 
 
 @app.command()
@@ -287,6 +275,8 @@ def compare(
             typer.echo(f"stopped early: every difference decided at overall error rate {alpha}")
         for name, table in result.tables.items():
             _print_frame(table, name)
+        if hasattr(result, "verdict"):
+            _say(result.verdict())
     if result.interrupted:
         raise typer.Exit(_say_interrupted(f"interrupted after {result.games:,} deals"))
 
@@ -446,7 +436,14 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
     for name, table in result.tables.items():
         if name != "options":
             _print_frame(table, name)
-    typer.echo(result.verdict())
+    _say(result.verdict())
+
+
+def _say(text: str) -> None:
+    """Prose for the terminal, wrapped to its width."""
+    from analyzer.terminal import wrap
+
+    typer.echo("\n".join(wrap(text)))
 
 
 def _clip(text: str, width: int) -> str:

@@ -198,6 +198,30 @@ class Comparison:
     alpha: float
     tables: dict[str, pd.DataFrame]
 
+    def verdict(self) -> str:
+        """One line per pair: who is stronger, by how much, how sure; the margin's sign."""
+        from analyzer import games as registry
+
+        spec = registry.get(self.game)
+        lines = []
+        for _, row in self.tables["pairs"].iterrows():
+            x, y, share = row["strategy"], row["opponent"], row["win_rate"]
+            p = row["p_value"]
+            sure = f"p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+            if p < self.alpha:
+                strong, weak = (x, y) if share > 0.5 else (y, x)
+                s, lo, hi = (share, row["win_rate_lo"], row["win_rate_hi"]) if share > 0.5 else \
+                    (1 - share, 1 - row["win_rate_hi"], 1 - row["win_rate_lo"])
+                text = f"{strong} is stronger than {weak}: {s:.3f} of the wins [{lo:.3f}, {hi:.3f}], {sure}"
+            else:
+                text = (f"{x} and {y} are not told apart: {x} takes {share:.3f} of the wins "
+                        f"[{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}], {sure}")
+            lines.append(text + f" ({row['deals']:,} deals).")
+        direction = "fewer is better" if spec.lower_score_wins else "more is better"
+        lines.append(f"score_margin: the strategy's final score minus the opponent's, per game ({direction} in "
+                     f"{spec.name}).")
+        return "\n".join(lines)
+
     def to_dict(self) -> dict[str, Any]:
         return api._clean({
             "game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
@@ -335,7 +359,10 @@ def _tables(names: list[str], pairs: list[PairStats], ranking: list[Moments], le
             "p_value": normal_p_value(z), "decided": normal_p_value(z) < level,
             "score_margin": margin[0], "score_margin_lo": margin[1], "score_margin_hi": margin[2],
         })
-    tables = {"pairs": pd.DataFrame(rows)}
+    first = ["strategy", "opponent", "win_rate", "win_rate_lo", "win_rate_hi", "p_value", "score_margin",
+             "score_margin_lo", "score_margin_hi", "deals"]
+    frame = pd.DataFrame(rows)
+    tables = {"pairs": frame[first + [c for c in frame.columns if c not in first]]}
     if len(names) > 2:
         rank = []
         for i, name in enumerate(names):

@@ -85,6 +85,10 @@ class GameSpec:
     strategies: dict[str, StrategyInfo]
     decision_kinds: list[str]
     trace_rows: int = 200_000
+    #: the final score's direction: True where fewer points are better (Hearts, Twenty-Two)
+    lower_score_wins: bool = False
+    #: what a score is, for the line that explains a score margin
+    score_unit: str = "points"
 
     # ---- rules ---------------------------------------------------------------------
     def option(self, name: str) -> RuleOption:
@@ -182,7 +186,7 @@ class GameSpec:
 
     # ---- records -------------------------------------------------------------------
     def decode(self, rows: np.ndarray, rules: dict[str, Any]) -> list[dict[str, Any]]:
-        """Trace rows -> RECORD.md events (without the leading ``game`` event)."""
+        """Trace rows -> docs/record.md events (without the leading ``game`` event)."""
         raise NotImplementedError
 
     def describe(self, event: dict[str, Any]) -> str | None:

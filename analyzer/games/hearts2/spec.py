@@ -399,6 +399,7 @@ SPEC = Hearts2Spec(
                               "out to the end of the hand with the base strategy; plays the card that takes "
                               "the fewest points", {"k": 32, "base": "heuristic"}),
     },
+    lower_score_wins=True,
     decision_kinds=["play"],
     trace_rows=16_384,  # a 100-point game writes about 2,000 rows; records.py grows it when needed
 )

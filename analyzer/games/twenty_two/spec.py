@@ -636,6 +636,7 @@ SPEC = TwentyTwoSpec(
                               "to the end of the hand with the base strategy; plays the move that takes "
                               "the fewest final-trick points", {"k": 32, "base": "heuristic"}),
     },
+    lower_score_wins=True,
     decision_kinds=list(KINDS),
     trace_rows=50_000,
 )

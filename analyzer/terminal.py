@@ -1,0 +1,122 @@
+"""Tables for the terminal: they fit the width (80 columns when piped), numbers to their
+precision, an interval as ``value ±half-width``, text left-aligned, numbers right-aligned.
+
+A table wider than the terminal keeps its first columns and names the others it left out
+(``--wide`` shows every column; ``--json`` and ``--csv`` always carry everything).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+from typing import Any
+
+PIPED_WIDTH = 80
+GAP = 2
+
+
+def width() -> int:
+    """The terminal's width; 80 when not a terminal (piped output stays plain and narrow)."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"])
+    if not os.isatty(1):
+        return PIPED_WIDTH
+    return shutil.get_terminal_size((PIPED_WIDTH, 24)).columns
+
+
+def _decimals(half: float) -> int:
+    """Decimals that show a half-width to two significant digits (0..6)."""
+    if not half > 0 or not math.isfinite(half):
+        return 3
+    return max(0, min(6, 1 - int(math.floor(math.log10(half)))))
+
+
+def number(value: Any, decimals: int | None = None) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) or (hasattr(value, "dtype") and "int" in str(getattr(value, "dtype", ""))):
+        return f"{int(value):,}"
+    if isinstance(value, float) or hasattr(value, "dtype"):
+        v = float(value)
+        if decimals is None:
+            decimals = 4 if abs(v) < 10 else 2
+        return f"{v:,.{decimals}f}"
+    return str(value)
+
+
+def interval(value: Any, lo: Any, hi: Any) -> str:
+    """``0.647 ±0.015`` (a symmetric display of the 95% interval: its half-width; an interval
+    that is not symmetric, such as Wilson's near 0 or 1, shows its larger side)."""
+    try:
+        v, a, b = float(value), float(lo), float(hi)
+    except (TypeError, ValueError):
+        return number(value)
+    if v != v:
+        return "-"
+    if a != a or b != b:
+        return number(v)
+    half = max(v - a, b - v)
+    d = _decimals(half)
+    return f"{v:,.{d}f} ±{half:,.{d}f}"
+
+
+def cells(frame) -> tuple[list[str], list[list[str]], list[bool]]:
+    """Column names, rows of cell texts, and which columns are numeric (right-aligned)."""
+    names = [c for c in frame.columns if not (str(c).endswith("_lo") or str(c).endswith("_hi"))]
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    rows = []
+    numeric = [is_numeric_dtype(frame[c]) and not is_bool_dtype(frame[c]) for c in names]
+    for _, row in frame.iterrows():
+        out = []
+        for c in names:
+            if f"{c}_lo" in frame.columns and f"{c}_hi" in frame.columns:
+                out.append(interval(row[c], row[f"{c}_lo"], row[f"{c}_hi"]))
+            else:
+                out.append(number(row[c]))
+        rows.append(out)
+    return [str(n) for n in names], rows, numeric
+
+
+def render(frame, title: str | None = None, wide: bool = False, total: int | None = None) -> str:
+    """The table as text that fits ``total`` columns (default: the terminal's width)."""
+    total = width() if total is None else total
+    names, rows, numeric = cells(frame)
+    widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
+    keep = list(range(len(names)))
+    if not wide:
+        keep, used = [], 0
+        for i, w in enumerate(widths):
+            if used + w + (GAP if keep else 0) > total and keep:
+                break
+            keep.append(i)
+            used += w + (GAP if len(keep) > 1 else 0)
+    lines = [title] if title else []
+
+    def line(values: list[str]) -> str:
+        parts = []
+        for i in keep:
+            parts.append(values[i].rjust(widths[i]) if numeric[i] else values[i].ljust(widths[i]))
+        return (" " * GAP).join(parts).rstrip()
+
+    lines.append(line(names))
+    lines.append((" " * GAP).join("-" * widths[i] for i in keep))
+    lines.extend(line(r) for r in rows)
+    left = [names[i] for i in range(len(names)) if i not in keep]
+    if left:
+        lines.extend(wrap(f"(+{len(left)} column(s) with --wide or --json: {', '.join(left)})", total))
+    return "\n".join(lines)
+
+
+def wrap(text: str, total: int | None = None) -> list[str]:
+    """Lines of at most ``total`` columns (default: the terminal's), each paragraph apart."""
+    import textwrap
+
+    total = width() if total is None else total
+    out: list[str] = []
+    for paragraph in text.splitlines():
+        out.extend(textwrap.wrap(paragraph, total, subsequent_indent="  ", break_on_hyphens=False) or [""])
+    return out
