@@ -174,7 +174,7 @@ def play(
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
     seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
-    record: Optional[str] = typer.Option(None, "--record", help="Write the records (JSON Lines, RECORD.md) to FILE."),
+    record: Optional[str] = typer.Option(None, "--record", help="Write the records (JSON Lines, docs/record.md) to FILE."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No replay text, only the record file."),
 ) -> None:
     """Replay game(s) readably and write their records.

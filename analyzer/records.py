@@ -1,4 +1,4 @@
-"""Game records: the traced engine -> RECORD.md events -> JSON Lines and readable text."""
+"""Game records: the traced engine -> docs/record.md events -> JSON Lines and readable text."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ command that reproduces it), the rules in brief and the options used, a strategy
 tournament on duplicate deals (``random``, ``heuristic`` and ``mc`` where the game has
 it), the convergence of the headline number (heuristic vs random) as deals grow, and the
 game's own study. The studies that need per-hand facts read game records
-(``api.play``, RECORD.md events) of a modest number of games; the others use
+(``api.play``, docs/record.md events) of a modest number of games; the others use
 ``api.simulate`` and ``compare``. Every number comes with a 95% interval.
 
 Every run uses the same ``seed``, and results never depend on ``workers`` (each game has
@@ -377,7 +377,7 @@ def _rules_section(r: Report, spec, rules: dict[str, Any]) -> None:
     from analyzer import api
 
     r.h(2, "Rules in brief and options used")
-    r.p(RULES_BRIEF.get(spec.name, spec.title) + " The full rules are in the project's rule book (RULES.md).")
+    r.p(RULES_BRIEF.get(spec.name, spec.title) + " The full rules are in the project's rule book (docs/rules.md).")
     rows = [{"option": o.name, "value": rules.get(o.name), "meaning": o.help} for o in spec.options]
     r.table("options", pd.DataFrame(rows), "Rule options used in every run of this report (defaults)")
     r.table("strategies", api.strategies(spec.name), "Built-in strategies of the game")

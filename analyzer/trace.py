@@ -2,7 +2,7 @@
 
 A trace is an ``int64[rows, 5]`` array. Row 0 is a header: ``[rows used, overflow flag,
 0, 0, 0]``. Every other row is ``[event code, a, b, c, d]``; the meaning of the codes and
-fields belongs to each game (its ``spec.py`` decodes them into RECORD.md events). A list
+fields belongs to each game (its ``spec.py`` decodes them into docs/record.md events). A list
 (a hand, a stock, the legal moves) is written as consecutive rows ``[LIST, tag, value, 0, 0]``
 right after the event that owns it.
 

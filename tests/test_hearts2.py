@@ -1,4 +1,4 @@
-"""Two-player Hearts (RULES.md section 3): rule functions, strategies, records checked by an
+"""Two-player Hearts (docs/rules.md section 3): rule functions, strategies, records checked by an
 independent plain-Python referee, determinism, user strategies and the CLI."""
 
 from __future__ import annotations
@@ -338,7 +338,7 @@ class Seen(Counter):
 
 
 def referee(events: list[dict], seen: Seen) -> None:
-    """Replay one record against RULES.md section 3, independently of the engine."""
+    """Replay one record against docs/rules.md section 3, independently of the engine."""
     head = events[0]
     assert head["ev"] == "game" and head["game"] == "hearts2" and head["players"] == 2
     target = head["rules"]["target"]

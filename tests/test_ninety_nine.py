@@ -1,4 +1,4 @@
-"""Ninety-Nine (RULES.md section 2): rules, invariants through records, exact frequencies."""
+"""Ninety-Nine (docs/rules.md section 2): rules, invariants through records, exact frequencies."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def next_seat(seat: int, direction: int, active: list[bool]) -> int:
 
 
 def check_record(events: list[dict]) -> None:
-    """Replay one game's events and assert every rule of RULES.md section 2."""
+    """Replay one game's events and assert every rule of docs/rules.md section 2."""
     head = events[0]
     assert head["ev"] == "game" and head["game"] == "ninety-nine"
     rules = head["rules"]

@@ -1,4 +1,4 @@
-"""10-Point Pitch (RULES.md section 5): rules, invariants through records, determinism, CLI."""
+"""10-Point Pitch (docs/rules.md section 5): rules, invariants through records, determinism, CLI."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ DECK = [r + s for s in SUITS for r in "23456789TJQKA"] + ["LJ", "HJ"]
 
 
 def trump_order(suit: str) -> list[str]:
-    """The 16 trumps, high to low, as RULES.md lists them."""
+    """The 16 trumps, high to low, as docs/rules.md lists them."""
     return ([f"A{suit}", f"K{suit}", f"Q{suit}", f"J{suit}", f"J{OTHER_SUIT[suit]}", "HJ", "LJ"]
             + [f"{r}{suit}" for r in "T98765432"])
 
@@ -35,7 +35,7 @@ def trump_points(suit: str) -> dict[str, int]:
 
 
 class Referee:
-    """Replays one record event by event and asserts every rule of RULES.md section 5."""
+    """Replays one record event by event and asserts every rule of docs/rules.md section 5."""
 
     def __init__(self, events: list[dict], target: int = 52, taken_variant: bool = False) -> None:
         self.events = events

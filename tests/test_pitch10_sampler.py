@@ -31,7 +31,7 @@ HEURISTIC = np.array([[1, 25, 0, 0]] * 4, dtype=np.int64)
 
 
 def trump_order(suit: str) -> list[str]:
-    """The 16 trumps, high to low (RULES.md section 5)."""
+    """The 16 trumps, high to low (docs/rules.md section 5)."""
     return ([f"A{suit}", f"K{suit}", f"Q{suit}", f"J{suit}", f"J{OTHER_SUIT[suit]}", "HJ", "LJ"]
             + [f"{r}{suit}" for r in "T98765432"])
 
@@ -151,7 +151,7 @@ def brute_force(pos) -> dict[tuple[frozenset, ...], Fraction]:
 
 def exact_made_random(pos, option: str, world: tuple[frozenset, ...]) -> Fraction:
     """P(the pitcher's team makes its bid) when the seat plays ``option`` and then every seat
-    plays uniformly at random among its trumps (RULES.md: every holder plays one, the highest
+    plays uniformly at random among its trumps (docs/rules.md: every holder plays one, the highest
     wins, the winner or the next holder leads), in one world of the other seats' hands."""
     suit = pos["trump"]
     strength = {c: 15 - i for i, c in enumerate(trump_order(suit))}

@@ -1,4 +1,4 @@
-"""Twenty-Two (RULES.md section 1): rule functions, seed examples, record replays checked
+"""Twenty-Two (docs/rules.md section 1): rule functions, seed examples, record replays checked
 by an independent plain-Python referee, determinism, CLI."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def scratch() -> np.ndarray:
 # ---- plain-Python reference rules ------------------------------------------------------
 
 def ref_beats(x: str, best: str) -> bool:
-    """Sorted position-wise comparison (RULES.md)."""
+    """Sorted position-wise comparison (docs/rules.md)."""
     xs = sorted(RANKS.index(c) for c in x)
     bs = sorted(RANKS.index(c) for c in best)
     return len(xs) == len(bs) and all(a >= b for a, b in zip(xs, bs))

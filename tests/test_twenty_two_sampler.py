@@ -29,7 +29,7 @@ def ref_beats(x: list[int], best: list[int]) -> bool:
 
 
 def ref_legal_follow(hand: list[int], move: list[int], best: list[int], lowest_only: bool) -> bool:
-    """RULES.md: any s cards that match or beat, or the s lowest (variant: only if unable)."""
+    """docs/rules.md: any s cards that match or beat, or the s lowest (variant: only if unable)."""
     s = len(best)
     able = any(ref_beats(list(c), best) for c in itertools.combinations(hand, s))
     lowest = sorted(hand)[:s]

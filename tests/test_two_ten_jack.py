@@ -1,4 +1,4 @@
-"""Two-Ten-Jack (RULES.md section 4): rule functions, strategies, records checked by an
+"""Two-Ten-Jack (docs/rules.md section 4): rule functions, strategies, records checked by an
 independent plain-Python referee, determinism, summary and CLI."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def c(text: str) -> int:
 
 
 # ---------------------------------------------------------------------------------------
-# the independent referee (plain Python, written from RULES.md section 4 only)
+# the independent referee (plain Python, written from docs/rules.md section 4 only)
 
 RANKS = "23456789TJQKA"
 ALL_CARDS = {r + s for r in RANKS for s in "CDHS"}

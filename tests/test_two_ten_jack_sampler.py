@@ -1,5 +1,5 @@
 """Two-Ten-Jack: exact sampling of the hidden cards, enumerated worlds and equivalent options,
-checked against an independent brute force written here from RULES.md section 4.
+checked against an independent brute force written here from docs/rules.md section 4.
 
 The brute force replays a position's public history in plain Python, gives every card the
 other seat received a slot (6 at the deal, one per drawing trick), and enumerates every

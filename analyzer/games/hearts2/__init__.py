@@ -1,1 +1,1 @@
-"""Two-player Hearts (RULES.md section 3)."""
+"""Two-player Hearts (docs/rules.md section 3)."""

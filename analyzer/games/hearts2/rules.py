@@ -1,6 +1,6 @@
 """Two-player Hearts rules, compiled: deck, bit tricks, legal moves, tricks, scoring.
 
-A hand is an int64 bit mask over card codes (``suit * 13 + rank``, RULES.md conventions);
+A hand is an int64 bit mask over card codes (``suit * 13 + rank``, docs/rules.md conventions);
 only the 28 codes of ranks 2 4 6 8 T Q A exist in this game. Masks stay below 2**52, so
 int64 arithmetic never touches the sign bit (cheaper and simpler to type in numba than
 uint64, which turns into float64 when mixed with an int64 constant).

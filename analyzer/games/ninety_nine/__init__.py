@@ -1,1 +1,1 @@
-"""Ninety-Nine (RULES.md section 2)."""
+"""Ninety-Nine (docs/rules.md section 2)."""

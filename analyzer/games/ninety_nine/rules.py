@@ -1,7 +1,7 @@
 """Ninety-Nine rules, compiled: moves, legality and their effect on the pile.
 
 Suits never matter, so a hand is read as ranks (``card % 13``: 0..12 for 2..A). A move
-code names a rank and, for A and T, the value chosen (RECORD.md)::
+code names a rank and, for A and T, the value chosen (docs/record.md)::
 
     0 "2"  1 "3"  2 "4"  3 "5"  4 "6"  5 "7"  6 "8"  7 "9"  8 "T+10"  9 "T-10"
     10 "J"  11 "Q"  12 "K"  13 "A+1"  14 "A+11"

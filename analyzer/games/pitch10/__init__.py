@@ -1,1 +1,1 @@
-"""10-Point Pitch (RULES.md section 5)."""
+"""10-Point Pitch (docs/rules.md section 5)."""

@@ -1,4 +1,4 @@
-"""10-Point Pitch rules, compiled (RULES.md section 5).
+"""10-Point Pitch rules, compiled (docs/rules.md section 5).
 
 Cards are the usual codes (``suit * 13 + rank``, ``LJ = 52``, ``HJ = 53``); a hand before
 trump is named is an int64 bit mask over the 54 codes. Once trump ``t`` is named only the

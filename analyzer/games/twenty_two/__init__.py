@@ -1,1 +1,1 @@
-"""Twenty-Two (RULES.md section 1)."""
+"""Twenty-Two (docs/rules.md section 1)."""

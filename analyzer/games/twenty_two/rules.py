@@ -1,6 +1,6 @@
 """Twenty-Two rules, compiled: hands as rank counts, legal sets, set comparison.
 
-Suits never matter (RULES.md section 1), so the logic reads a hand as a *count vector*:
+Suits never matter (docs/rules.md section 1), so the logic reads a hand as a *count vector*:
 how many cards of each rank (0..12 for 2..A) it holds, packed into one int64 with 4 bits
 per rank (rank ``r`` in bits ``4r .. 4r+3``). A move is a set of cards written the same
 way: ``"QQ"`` is ``2 << 40``, ``"45"`` is ``(1 << 8) | (1 << 12)``, ``""`` (no discard)

@@ -1,1 +1,1 @@
-"""Two-Ten-Jack (RULES.md section 4)."""
+"""Two-Ten-Jack (docs/rules.md section 4)."""

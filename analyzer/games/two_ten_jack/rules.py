@@ -4,7 +4,7 @@ Hands, cards taken and cards played are int64 bit masks over card codes
 (``suit * 13 + rank``, suits C D H S = 0..3, ranks 0..12 = 2..A), so following suit is a
 mask and choosing a card is a bit scan.
 
-Move codes (RECORD.md): a card code 0..51 plays that card (``51`` is ``"AS"`` when
+Move codes (docs/record.md): a card code 0..51 plays that card (``51`` is ``"AS"`` when
 following). Leading the ace of spades is one of two moves: ``AS_SPADE`` (60, ``"AS:spade"``)
 or ``AS_TRUMP`` (61, ``"AS:trump"``); the declared suit is the suit led. Codes 52/53 are
 the jokers of ``cards.py`` and are never used here. A set of legal moves is an int64 mask
