@@ -455,13 +455,36 @@ def _write_results(runs: list[Run], store: Checkpoints, out: Path) -> None:
                  **result["facts"]}
         summary[run.name] = {"run": asdict(run), **api._clean(facts),
                              **{k: api._clean(v.to_dict(orient="records")) for k, v in result["tables"].items()}}
-        summary_rows.append({k: v for k, v in facts.items() if not isinstance(v, (list, dict))})
+        summary_rows.append({**{k: v for k, v in facts.items() if not isinstance(v, (list, dict))},
+                             **_headline(run, result["tables"])})
     write_text(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True, default=str))
     frame = pd.DataFrame(summary_rows)
     for column in ("games", "hands"):
         if column in frame:
             frame[column] = frame[column].astype("Int64")
     write_text(out / "summary.csv", frame.to_csv(index=False))
+
+
+def _headline(run: Run, tables: dict[str, Any]) -> dict[str, Any]:
+    """The run's main number, in the same columns for every kind: what a compare run found
+    for its first pair, or a simulate run's most winning seat."""
+    if run.kind == "compare":
+        row = tables["pairs"].iloc[0]
+        return {"what": f"{row['strategy']} vs {row['opponent']}", "win_rate": row["win_rate"],
+                "win_rate_lo": row["win_rate_lo"], "win_rate_hi": row["win_rate_hi"], "p_value": row["p_value"]}
+    seats = tables.get("seats")
+    if seats is None or "win_rate" not in seats:
+        return {"what": "", "win_rate": None, "win_rate_lo": None, "win_rate_hi": None, "p_value": None}
+    row = seats.sort_values("win_rate", ascending=False).iloc[0]
+    return {"what": f"seat {row['seat']} ({row['strategy']}) wins most", "win_rate": row["win_rate"],
+            "win_rate_lo": row["win_rate_lo"], "win_rate_hi": row["win_rate_hi"], "p_value": None}
+
+
+def summary_frame(out: str | Path):
+    """The job's summary.csv as a DataFrame (what ``analyzer batch`` prints at the end)."""
+    import pandas as pd
+
+    return pd.read_csv(Path(out) / "summary.csv")
 
 
 class _Display:

@@ -14,7 +14,7 @@ from typing import Any, List, Optional
 import typer
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     no_args_is_help=True,
     rich_markup_mode="markdown",
@@ -22,11 +22,13 @@ app = typer.Typer(
 
 Examples:
 
-    analyzer games
-    analyzer strategies ninety-nine
-    analyzer simulate ninety-nine --games 100000 --seed 7 --seat 0=random
-    analyzer play ninety-nine --seed 7 --index 3 --record game3.jsonl
-    analyzer compare ninety-nine heuristic random --until-significant
+```
+analyzer games
+analyzer strategies ninety-nine
+analyzer simulate ninety-nine --games 100000 --seed 7 --seat 0=random
+analyzer play ninety-nine --seed 7 --index 3 --record game3.jsonl
+analyzer compare ninety-nine heuristic random --until-significant
+```
 """,
 )
 
@@ -75,23 +77,56 @@ def _fmt(value: Any) -> str:
     return number(value)
 
 
+@app.callback(invoke_without_command=True)
+def _options(
+    ctx: typer.Context,
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True),
+    wide: bool = typer.Option(False, "--wide", help="Tables show every column, however wide.", metavar=""),
+) -> None:
+    """Options for every command (give them before the command: `analyzer --wide simulate ...`)."""
+    if version:
+        from importlib.metadata import PackageNotFoundError, version as package_version
+
+        try:
+            typer.echo(f"analyzer {package_version('analyzer')}")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            typer.echo("analyzer (not installed)")
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit(2)
+    _WIDE[0] = wide
+
+
 @app.command()
-def games() -> None:
-    """List the games, their player counts, rule options and defaults."""
-    from analyzer import api
+def games(as_json: bool = typer.Option(False, "--json", help="Print the list as JSON.", metavar="")) -> None:
+    """List the games, their player counts, rule options and defaults.
 
-    _print_frame(api.games(), "Games")
-
-
-@app.command()
-def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine.")) -> None:
-    """List a game's built-in strategies.
-
-    Example: `analyzer strategies ninety-nine`
+    Example: `analyzer games --json`
     """
     from analyzer import api
 
-    _print_frame(api.strategies(game), f"Strategies for {game}")
+    frame = api.games()
+    if as_json:
+        typer.echo(json.dumps(frame.to_dict(orient="records"), indent=2))
+        return
+    _print_frame(frame, "Games")
+
+
+@app.command()
+def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine."),
+               as_json: bool = typer.Option(False, "--json", help="Print the list as JSON.", metavar="")) -> None:
+    """List a game's built-in strategies.
+
+    Example: `analyzer strategies ninety-nine --json`
+    """
+    from analyzer import api
+
+    frame = api.strategies(game)
+    if as_json:
+        typer.echo(json.dumps(frame.to_dict(orient="records"), indent=2))
+        return
+    _print_frame(frame, f"Strategies for {game}")
 
 
 @app.command()
@@ -100,21 +135,24 @@ def simulate(
     n_games: int = typer.Option(10_000, "--games", "-n", help="Number of games to play."),
     seed: int = typer.Option(0, "--seed", "-s", help="Run seed: game i of seed s is always the same game."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: the game's)."),
-    seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP),
-    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
+    seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP, metavar="K=STRATEGY"),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
     out: Optional[str] = typer.Option(None, "--out", help="Write one row per game to FILE.parquet or FILE.csv."),
-    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON.", metavar=""),
     plot: Optional[str] = typer.Option(None, "--plot", help="Save win rates with 95% intervals to FILE.png."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a chunk of games takes longer than T seconds (a strategy stuck in a loop)."),
 ) -> None:
-    """Play many games and summarize them per seat, with 95% intervals.
+    """Play many games and summarize them per seat, with 95% intervals (`analyzer --wide simulate ...`
+    shows every column).
 
     Examples:
 
-        analyzer simulate ninety-nine --games 1000000 --seed 1 --seat 0=random
-        analyzer simulate ninety-nine --players 5 --rule out_at_zero_chips=true --json
-        analyzer simulate ninety-nine --seat 1=examples/my_strategy.py:cautious --out games.parquet
+    ```
+    analyzer simulate ninety-nine --games 1000000 --seed 1 --seat 0=random
+    analyzer simulate ninety-nine --players 5 --rule out_at_zero_chips=true --json
+    analyzer simulate ninety-nine --seat 1=examples/my_strategy.py:cautious --out games.parquet
+    ```
     """
     from analyzer import api
     from analyzer.strategies import parse_seat_args
@@ -172,10 +210,10 @@ def play(
     index: int = typer.Option(0, "--index", "-i", help="Index of the first game within the run."),
     n_games: int = typer.Option(1, "--games", "-n", help="How many consecutive games."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-    seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP),
-    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
+    seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP, metavar="K=STRATEGY"),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
     record: Optional[str] = typer.Option(None, "--record", help="Write the records (JSON Lines, docs/record.md) to FILE."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No replay text, only the record file."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No replay text, only the record file.", metavar=""),
 ) -> None:
     """Replay game(s) readably and write their records.
 
@@ -206,16 +244,16 @@ def play(
 @app.command()
 def compare(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
-    strategy: Optional[List[str]] = typer.Argument(None, help="Two or more built-in strategies to compare."),
+    strategy: Optional[List[str]] = typer.Argument(None, help="Two or more built-in strategies to compare.", metavar="STRATEGY..."),
     n_games: int = typer.Option(10_000, "--games", "-n", help="Deals to play (each under every seating)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Run seed."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP + " Repeat a name with other values for a variant study."),
-    seat: Optional[List[str]] = typer.Option(None, "--seat", help="Variant studies: " + SEAT_HELP),
-    until_significant: bool = typer.Option(False, "--until-significant", help="Stop once every difference is decided (sequential test)."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP + " Repeat a name with other values for a variant study.", metavar="NAME=VALUE"),
+    seat: Optional[List[str]] = typer.Option(None, "--seat", help="Variant studies: " + SEAT_HELP, metavar="K=STRATEGY"),
+    until_significant: bool = typer.Option(False, "--until-significant", help="Stop once every difference is decided (sequential test).", metavar=""),
     alpha: float = typer.Option(0.05, "--alpha", help="Overall error rate of the test."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
     csv: Optional[str] = typer.Option(None, "--csv", help="Write the main table to FILE.csv."),
     plot: Optional[str] = typer.Option(None, "--plot", help="Save a figure to FILE.png (error bars; heat map for 3+)."),
 ) -> None:
@@ -227,10 +265,12 @@ def compare(
 
     Examples:
 
-        analyzer compare hearts2 heuristic random --games 1000000
-        analyzer compare ninety-nine heuristic random --until-significant --games 10000000
-        analyzer compare ninety-nine random heuristic random --plot round-robin.png
-        analyzer compare ninety-nine --rule out_at_zero_chips=false --rule out_at_zero_chips=true
+    ```
+    analyzer compare hearts2 heuristic random --games 1000000
+    analyzer compare ninety-nine heuristic random --until-significant --games 10000000
+    analyzer compare ninety-nine random heuristic random --plot round-robin.png
+    analyzer compare ninety-nine --rule out_at_zero_chips=false --rule out_at_zero_chips=true
+    ```
     """
     from analyzer import compare as cmp
     from analyzer.errors import AnalyzerError
@@ -291,15 +331,17 @@ def batch(
 ) -> None:
     """Run a job file of simulate/compare runs: resumable, exact, local or on Dask.
 
-    Results: OUT/<run>/<table>.parquet, OUT/summary.csv and OUT/summary.json. Kill it at
+    Results: OUT/RUN/TABLE.parquet, OUT/summary.csv and OUT/summary.json. Kill it at
     any moment and run the same command again: finished chunks are kept and the results are
     identical to an uninterrupted run.
 
     Examples:
 
-        analyzer batch examples/jobs/study.toml --out results/
-        analyzer batch examples/jobs/study.toml --out results/ --local-cluster 2
-        analyzer batch examples/jobs/study.toml --out results/ --scheduler tcp://127.0.0.1:8786
+    ```
+    analyzer batch examples/jobs/study.toml --out results/
+    analyzer batch examples/jobs/study.toml --out results/ --local-cluster 2
+    analyzer batch examples/jobs/study.toml --out results/ --scheduler tcp://127.0.0.1:8786
+    ```
     """
     from analyzer import batch as batch_mod
     from analyzer.errors import AnalyzerError
@@ -314,8 +356,11 @@ def batch(
     except batch_mod.JobInterrupted as exc:
         raise typer.Exit(_say_interrupted(str(exc))) from None
     resumed = f", {result.chunks_done_before} were already done" if result.chunks_done_before else ""
-    typer.echo(f"{len(result.runs)} run(s), {result.chunks_total} chunk(s){resumed}; "
-               f"{result.elapsed:.1f} s; results in {out}")
+    _say(f"{len(result.runs)} run(s), {result.chunks_total} chunk(s){resumed}; "
+         f"{result.elapsed:.1f} s; results in {out}")
+    frame = batch_mod.summary_frame(out)
+    _print_frame(frame[[c for c in ("name", "what", "win_rate", "win_rate_lo", "win_rate_hi", "p_value", "games",
+                                    "kind", "game") if c in frame.columns]], "runs")
 
 
 @app.command()
@@ -330,23 +375,23 @@ def evaluate(
     bids: Optional[str] = typer.Option(None, "--bids", help='Pitch: bids so far from left of the dealer, e.g. "pass,5".'),
     played: Optional[str] = typer.Option(None, "--played", help="Cards already played this hand (seen by everyone)."),
     decision: Optional[str] = typer.Option(None, "--decision", help="The decision kind when the position allows several (e.g. bid)."),
-    setting: Optional[List[str]] = typer.Option(None, "--set", help="Any other position key, KEY=VALUE (repeatable)."),
+    setting: Optional[List[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Any other position key, KEY=VALUE (repeatable)."),
     position_file: Optional[str] = typer.Option(None, "--position", help="The position as a JSON file (format in the README)."),
     record: Optional[str] = typer.Option(None, "--record", help="Take the position from a record file (JSONL)..."),
     game_number: int = typer.Option(0, "--game", help="...game K of that file (0 = first)..."),
     at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), seen by the deciding seat."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
-    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP),
-    rollout: Optional[List[str]] = typer.Option(None, "--rollout", help="Rollout strategy for every seat, e.g. mc:k=8 (default heuristic), or K=STRATEGY per seat (repeatable)."),
+    rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
+    rollout: Optional[List[str]] = typer.Option(None, "--rollout", metavar="[K=]STRATEGY", help="Rollout strategy for every seat, e.g. mc:k=8 (default heuristic), or K=STRATEGY per seat (repeatable)."),
     samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play."),
     precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every proportion interval (win, and a yes/no outcome) is within +-X."),
     confidence: float = typer.Option(0.95, "--confidence", help="Stop once the best option's P(best) reaches this."),
     exact_limit: int = typer.Option(2000, "--exact-limit", help="Enumerate the hidden cards when at most this many deals are consistent (0: always sample)."),
-    infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (Pitch: bids) into their hidden cards."),
+    infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (Pitch: bids) into their hidden cards.", metavar=""),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after T seconds."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
     csv: Optional[str] = typer.Option(None, "--csv", help="Write the table to FILE.csv."),
     plot: Optional[str] = typer.Option(None, "--plot", help="Save the options with error bars to FILE.png."),
 ) -> None:
@@ -355,9 +400,11 @@ def evaluate(
 
     Examples:
 
-        analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2
-        analyzer evaluate ninety-nine --record game.jsonl --at 12 --rollout random
-        analyzer evaluate hearts2 --position spot.json --precision 0.005
+    ```
+    analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2
+    analyzer evaluate ninety-nine --record game.jsonl --at 12 --rollout random
+    analyzer evaluate hearts2 --position spot.json --precision 0.005
+    ```
     """
     from analyzer import evaluate as ev
     from analyzer.errors import AnalyzerError
@@ -481,7 +528,7 @@ def _print_options(table, outcome: str) -> None:
 def report(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
     out: str = typer.Option(..., "--out", "-o", help="Folder for report.md, report.html, figures/ and tables/."),
-    quick: bool = typer.Option(False, "--quick", help="A small version in seconds (previews, tests)."),
+    quick: bool = typer.Option(False, "--quick", help="A small version in seconds (previews, tests).", metavar=""),
     seed: int = typer.Option(2026, "--seed", "-s", help="Seed of every run in the report."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
 ) -> None:
@@ -492,8 +539,10 @@ def report(
 
     Examples:
 
-        analyzer report ninety-nine --out reports/ninety-nine
-        analyzer report hearts2 --out /tmp/h --quick
+    ```
+    analyzer report ninety-nine --out reports/ninety-nine
+    analyzer report hearts2 --out /tmp/h --quick
+    ```
     """
     from analyzer.api import check_seed
     from analyzer.report import build_report
