@@ -437,7 +437,8 @@ def evaluate(
     result = ev.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
                          rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
                          seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json,
-                         confidence=confidence, exact_limit=exact_limit, infer=infer)
+                         confidence=confidence, exact_limit=exact_limit, infer=infer,
+                         notify=lambda text: typer.echo(text, err=True))
     if csv:
         from analyzer.io import write_text
 

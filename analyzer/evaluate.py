@@ -164,13 +164,15 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
              rules: dict[str, Any] | None = None, rollout: dict[int, str] | list[str] | str = "heuristic",
              samples: int = 20_000, precision: float | None = None, seconds: float | None = None,
              seed: int = 0, workers: int | None = None, progress: bool = False,
-             confidence: float = 0.95, exact_limit: int = EXACT_LIMIT, infer: bool = True) -> EvaluationResult:
+             confidence: float = 0.95, exact_limit: int = EXACT_LIMIT, infer: bool = True,
+             notify: Callable[[str], None] | None = None) -> EvaluationResult:
     """Evaluate every legal option of a position; returns a ranked table (DataFrame).
 
     ``exact_limit``: enumerate the consistent worlds instead of sampling them when they
     number at most this many (0: always sample). ``infer``: let the game read the other
     players' earlier choices into the hidden cards where it can (Pitch: the bids).
-    ``confidence``: the P(best) at which the best option counts as separated.
+    ``confidence``: the P(best) at which the best option counts as separated. ``notify``
+    receives a one-line estimate of the run time when the budget looks longer than a minute.
     """
     from analyzer import api
     from analyzer import games as registry
@@ -233,6 +235,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
                 raise
             result, weights = out if ev.weighted else (out, None)
             stats.add(active, result, done, weights)
+            if done == 0 and notify is not None:
+                _estimate(notify, time.perf_counter() - started, size, plan.budget, seconds)
             done += size
             bar.update(done)
             active = _race(stats, active, plan, ev)
@@ -257,6 +261,19 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         # Pitch: "how much is this hand worth?" per trump suit and bid
         extra.update(spec.bid_table(resolved, position, strat, samples, seed, threads))
     return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra)
+
+
+def _estimate(notify: Callable[[str], None], spent: float, done: int, budget: int, seconds: float | None) -> None:
+    """Say how long the whole budget would take, when that is more than a minute (racing and
+    separation usually stop it sooner)."""
+    total = spent / max(done, 1) * budget
+    if total > 60 and (seconds is None or seconds > 60):
+        notify(f"this budget would take about {_duration(total)} with this rollout (it stops earlier once the "
+               f"best option is separated); --samples or --time cut it")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds >= 90 else f"{seconds:.0f} s"
 
 
 class _Plan:
