@@ -36,12 +36,12 @@ SEAT_HELP = "K=STRATEGY for seat K (repeatable): a built-in name, or path/to/fil
 RULE_HELP = "NAME=VALUE rule option (repeatable), e.g. out_at_zero_chips=true. See `analyzer games`."
 
 
-def _announce_compile(game: str) -> None:
+def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
     """Say so on stderr before a game's kernels are compiled: no silent minute on a first run."""
     from analyzer import games as registry
 
     spec = registry.get(game)
-    if not spec.is_compiled():
+    if not spec.is_compiled(kernel):
         typer.echo(f"compiling {spec.name} kernels (first run only, about a minute)...", err=True)
 
 
@@ -229,7 +229,7 @@ def play(
         from analyzer.io import check_writable
 
         check_writable(record)
-    _announce_compile(game)
+    _announce_compile(game, "run_traced")
     played = api.play(game, seed=seed, index=index, games=n_games, players=players,
                       seats=parse_seat_args(seat), rules=_parse_rules(rule))
     if record:
@@ -433,7 +433,7 @@ def evaluate(
     elif given:
         position = given
     rollout_spec: Any = parse_rollout_args(rollout)
-    _announce_compile(game)
+    _announce_compile(game, "evaluate_chunk")
     result = ev.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
                          rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
                          seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json,

@@ -144,11 +144,11 @@ class GameSpec:
     def module(self, room: str) -> ModuleType:
         return importlib.import_module(f"{self.package}.{room}")
 
-    def is_compiled(self) -> bool:
-        """Whether the game's kernels are in the compile cache (False: the first run compiles)."""
+    def is_compiled(self, kernel: str = "run_chunk") -> bool:
+        """Whether the game's ``kernel`` entry is in the compile cache (False: the first run compiles)."""
         from analyzer.jit import is_cached
 
-        return is_cached(self.package.rsplit(".", 1)[-1])
+        return is_cached(self.package.rsplit(".", 1)[-1], kernel)
 
     def kernels(self) -> tuple[Callable, Callable]:
         kernel = self.module("kernel")
