@@ -79,6 +79,12 @@ class RowWriter:
         self._first = True
 
     def write(self, frame) -> None:  # frame: pandas.DataFrame
+        try:
+            self._write(frame)
+        except OSError as exc:  # a full disk: the target is untouched, the partial file goes at close
+            raise AnalyzerError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def _write(self, frame) -> None:
         if self.kind == "csv":
             frame.to_csv(self.tmp, mode="w" if self._first else "a", header=self._first, index=False)
         else:

@@ -219,7 +219,7 @@ def test_two_batches_on_one_folder_the_second_refuses(tmp_path):
 # ---- hostile strategies ----------------------------------------------------------------------
 
 HOSTILE = str(ROOT / "tests" / "data" / "hostile.py")
-HOSTILE_GAMES = ["hearts2", "pitch10"]
+HOSTILE_GAMES = ["hearts2", "pitch10", "ninety-nine", "two-ten-jack", "twenty-two"]
 
 
 @pytest.mark.parametrize("game", HOSTILE_GAMES)
@@ -251,3 +251,32 @@ def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
     assert proc.returncode == 130 and time.time() - started < 5 and "Traceback" not in err, err
     result = subprocess.run([*args, "--timeout", "3"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3 and "--timeout" in result.stderr and "Traceback" not in result.stderr
+
+
+# ---- a full disk (simulated: this machine cannot mount a small file system for a test) ---------
+
+def _full_disk(*args, **kwargs):
+    raise OSError(28, "No space left on device")
+
+
+def test_a_full_disk_is_one_line_and_damages_nothing(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from analyzer import api
+    from analyzer.errors import AnalyzerError
+    from analyzer.io import write_text
+
+    target = tmp_path / "rows.csv"
+    target.write_text("precious\n")
+    monkeypatch.setattr(pd.DataFrame, "to_csv", _full_disk)
+    with pytest.raises(AnalyzerError, match="No space left"):
+        api.simulate("hearts2", games=50, out=str(target))
+    assert target.read_text() == "precious\n" and sorted(p.name for p in tmp_path.iterdir()) == ["rows.csv"]
+    monkeypatch.undo()
+    note = tmp_path / "note.txt"
+    note.write_text("old")
+    monkeypatch.setattr(Path, "write_text", _full_disk)
+    with pytest.raises(AnalyzerError, match="No space left"):
+        write_text(note, "new")
+    monkeypatch.undo()
+    assert note.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["note.txt", "rows.csv"]
