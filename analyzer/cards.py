@@ -32,10 +32,6 @@ def rank_of(card: int) -> int:
     return card % 13
 
 
-def suit_of(card: int) -> int:
-    return card // 13
-
-
 def token(card: int) -> str:
     """Canonical token of a card code (``TH``, ``AS``, ``HJ``)."""
     if card in JOKER_TOKENS:

@@ -24,7 +24,6 @@ import html
 import math
 import platform
 import re
-import sys
 import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -1175,27 +1174,3 @@ def _tournament_sentence(pairs: pd.DataFrame) -> str:
         parts.append(f"`{row['strategy']}` vs `{row['opponent']}`: {row['win_rate']:.3f} "
                      f"[{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}] over {int(row['deals']):,} deals")
     return "Tournament shares of wins: " + "; ".join(parts) + "."
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m analyzer.report GAME OUT [--quick] [--seed S]`` (until the CLI has ``report``)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m analyzer.report", description=build_report.__doc__)
-    parser.add_argument("game")
-    parser.add_argument("out")
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--workers", type=int, default=None)
-    args = parser.parse_args(argv)
-    try:
-        path = build_report(args.game, args.out, quick=args.quick, seed=args.seed, workers=args.workers)
-    except AnalyzerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -261,22 +261,3 @@ def heatmap(values: pd.DataFrame, counts: pd.DataFrame | None, title: str, xlabe
     ax.set_title(title, fontsize=10)
     fig.colorbar(image, ax=ax, label=colour_label)
     return _save(fig, path)
-
-
-def histogram(counts: pd.DataFrame, x: str, y: str, title: str, xlabel: str, ylabel: str, path: str | Path,
-              group: str | None = None, group_label: str = "") -> Path:
-    """Bars of a distribution (share per value), one colour per group."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=DPI)
-    names = list(dict.fromkeys(counts[group])) if group else [None]
-    width = 0.8 / len(names)
-    for g, name in enumerate(names):
-        part = counts if name is None else counts[counts[group] == name]
-        pos = part[x].to_numpy(dtype=float) + (g - (len(names) - 1) / 2) * width
-        ax.bar(pos, part[y], width, color=PALETTE[g % len(PALETTE)],
-               label=ylabel if name is None else f"{group_label or group} {name}")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8)
-    return _save(fig, path)

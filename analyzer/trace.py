@@ -26,11 +26,6 @@ def new_trace(rows: int) -> np.ndarray:
     return trace
 
 
-def no_trace() -> np.ndarray:
-    """A one-row placeholder passed to kernels when nothing is recorded."""
-    return new_trace(2)
-
-
 @njit(cache=True)
 def emit(trace: np.ndarray, code: np.int64, a: np.int64, b: np.int64, c: np.int64, d: np.int64) -> None:
     """Append one event row; on overflow set the flag and drop the row."""
@@ -51,13 +46,6 @@ def emit_list(trace: np.ndarray, tag: np.int64, values: np.ndarray, n: np.int64)
     """Append ``values[:n]`` as LIST rows tagged ``tag``."""
     for i in range(n):
         emit(trace, LIST, tag, values[i], 0, 0)
-
-
-def rows(trace: np.ndarray) -> np.ndarray:
-    """The used event rows (header dropped); raises if the buffer overflowed."""
-    if trace[0, 1]:
-        raise OverflowError("trace buffer overflow")
-    return trace[1 : trace[0, 0]]
 
 
 def split_lists(events: np.ndarray) -> list[tuple[list[int], dict[int, list[int]]]]:
