@@ -252,3 +252,54 @@ def play(game: str, seed: int = 0, index: int = 0, games: int = 1, players: int 
 
 def replay_text(game: str, events: list[dict[str, Any]]) -> str:
     return records.to_text(registry.get(game), events)
+
+
+# ---- the other commands: this module is the one façade the CLI calls --------------------------
+
+def evaluate(game: str, position: dict[str, Any] | None = None, **options: Any):
+    """How good is each option of a position? See :func:`analyzer.evaluate.evaluate`."""
+    from analyzer.evaluate import evaluate as run
+
+    return run(game, position, **options)
+
+
+def compare(game: str, strategies: list[str], **options: Any):
+    """Duplicate-deal tournament of strategies. See :func:`analyzer.compare.compare`."""
+    from analyzer.compare import compare as run
+
+    return run(game, strategies, **options)
+
+
+def variants(game: str, grid: list[dict[str, Any]], **options: Any):
+    """Rule-variant study on duplicate deals. See :func:`analyzer.compare.variants`."""
+    from analyzer.compare import variants as run
+
+    return run(game, grid, **options)
+
+
+def rule_grid(items: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """``--rule`` items -> the variants to study (one when no name repeats)."""
+    from analyzer.compare import rule_grid as grid
+
+    return grid(items)
+
+
+def batch(job: str, out: str, **options: Any):
+    """Run or resume a job file. See :func:`analyzer.batch.run_job`."""
+    from analyzer.batch import run_job
+
+    return run_job(job, out, **options)
+
+
+def batch_summary(out: str) -> pd.DataFrame:
+    """A finished job's summary table."""
+    from analyzer.batch import summary_frame
+
+    return summary_frame(out)
+
+
+def report(game: str, out: str, **options: Any):
+    """Build a strategy report. See :func:`analyzer.report.build_report`."""
+    from analyzer.report import build_report
+
+    return build_report(game, out, **options)

@@ -272,7 +272,7 @@ def compare(
     analyzer compare ninety-nine --rule out_at_zero_chips=false --rule out_at_zero_chips=true
     ```
     """
-    from analyzer import compare as cmp
+    from analyzer import api
     from analyzer.errors import AnalyzerError
     from analyzer.strategies import parse_seat_args
 
@@ -283,19 +283,19 @@ def compare(
     if plot:
         check_writable(plot, (".png",))
     items = _rule_items(rule)
-    grid = cmp.rule_grid(items)
+    grid = api.rule_grid(items)
     progress = sys.stderr.isatty() and not as_json
     _announce_compile(game)
     if len(grid) > 1:
         if strategy:
             raise AnalyzerError("give either strategies to compare or a rule grid (use --seat for the strategies of a variant study)")
-        result = cmp.variants(game, grid, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
+        result = api.variants(game, grid, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
                               workers=workers, progress=progress)
         main_table = result.tables["variants"]
     else:
         if seat:
             raise AnalyzerError("--seat is for variant studies; name the strategies to compare as arguments")
-        result = cmp.compare(game, list(strategy or []), games=n_games, seed=seed, players=players,
+        result = api.compare(game, list(strategy or []), games=n_games, seed=seed, players=players,
                              rules=grid[0], workers=workers, until_significant=until_significant,
                              alpha=alpha, progress=progress)
         main_table = result.tables["pairs"]
@@ -343,7 +343,8 @@ def batch(
     analyzer batch examples/jobs/study.toml --out results/ --scheduler tcp://127.0.0.1:8786
     ```
     """
-    from analyzer import batch as batch_mod
+    from analyzer import api
+    from analyzer.batch import JobInterrupted
     from analyzer.errors import AnalyzerError
 
     if scheduler and local_cluster:
@@ -351,14 +352,14 @@ def batch(
     if local_cluster is not None and local_cluster < 1:
         raise AnalyzerError(f"--local-cluster takes a positive number of workers, not {local_cluster}")
     try:
-        result = batch_mod.run_job(job, out, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
+        result = api.batch(job, out, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
                                    progress=sys.stderr.isatty(), warn=lambda text: typer.echo(text, err=True))
-    except batch_mod.JobInterrupted as exc:
+    except JobInterrupted as exc:
         raise typer.Exit(_say_interrupted(str(exc))) from None
     resumed = f", {result.chunks_done_before} were already done" if result.chunks_done_before else ""
     _say(f"{len(result.runs)} run(s), {result.chunks_total} chunk(s){resumed}; "
          f"{result.elapsed:.1f} s; results in {out}")
-    frame = batch_mod.summary_frame(out)
+    frame = api.batch_summary(out)
     _print_frame(frame[[c for c in ("name", "what", "win_rate", "win_rate_lo", "win_rate_hi", "p_value", "games",
                                     "kind", "game") if c in frame.columns]], "runs")
 
@@ -406,7 +407,7 @@ def evaluate(
     analyzer evaluate hearts2 --position spot.json --precision 0.005
     ```
     """
-    from analyzer import evaluate as ev
+    from analyzer import api
     from analyzer.errors import AnalyzerError
     from analyzer.strategies import parse_rollout_args
 
@@ -434,7 +435,7 @@ def evaluate(
         position = given
     rollout_spec: Any = parse_rollout_args(rollout)
     _announce_compile(game, "evaluate_chunk")
-    result = ev.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
+    result = api.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
                          rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
                          seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json,
                          confidence=confidence, exact_limit=exact_limit, infer=infer,
@@ -545,11 +546,10 @@ def report(
     analyzer report hearts2 --out /tmp/h --quick
     ```
     """
-    from analyzer.api import check_seed
-    from analyzer.report import build_report
+    from analyzer import api
 
     _announce_compile(game)
-    path = build_report(game, out, quick=quick, seed=check_seed(seed), workers=workers)
+    path = api.report(game, out, quick=quick, seed=api.check_seed(seed), workers=workers)
     typer.echo(f"report written: {path} (and {path.with_suffix('.html')})")
 
 

@@ -225,6 +225,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     active = list(range(len(groups)))
     done, stopped = 0, ""
     bar = Progress(plan.budget, f"evaluate {spec.name}", progress)
+    round_started, looked = time.perf_counter(), 0
     try:
         for size in plan.rounds():
             codes = np.array([ev.options[groups[g][0]] for g in active], dtype=np.int64)
@@ -235,8 +236,10 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
                 raise
             result, weights = out if ev.weighted else (out, None)
             stats.add(active, result, done, weights)
-            if done == 0 and notify is not None:
-                _estimate(notify, time.perf_counter() - started, size, plan.budget, seconds)
+            now = time.perf_counter()
+            if looked == 1 and notify is not None:  # the second round: the compile is behind us
+                _estimate(notify, now - round_started, size, plan.budget - done, seconds)
+            round_started, looked = now, looked + 1
             done += size
             bar.update(done)
             active = _race(stats, active, plan, ev)
@@ -253,6 +256,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         else:
             stopped = f"samples: {done:,} spent"
     except KeyboardInterrupt:
+        if done == 0:
+            raise  # nothing to show
         stopped = "interrupted"
     finally:
         bar.close()
@@ -263,10 +268,10 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra)
 
 
-def _estimate(notify: Callable[[str], None], spent: float, done: int, budget: int, seconds: float | None) -> None:
-    """Say how long the whole budget would take, when that is more than a minute (racing and
-    separation usually stop it sooner)."""
-    total = spent / max(done, 1) * budget
+def _estimate(notify: Callable[[str], None], spent: float, done: int, left: int, seconds: float | None) -> None:
+    """Say how long the rest of the budget would take, when that is more than a minute
+    (racing and separation usually stop it sooner)."""
+    total = spent / max(done, 1) * left
     if total > 60 and (seconds is None or seconds > 60):
         notify(f"this budget would take about {_duration(total)} with this rollout (it stops earlier once the "
                f"best option is separated); --samples or --time cut it")
@@ -399,7 +404,7 @@ def _table(ev: Evaluation, groups: list[list[int]], stats: OptionStats,
     k = len(groups)
     played = stats.samples(0) > 0
     col = _ranking_col(stats, active) if played else 1
-    p_active = _prob_best_active(stats, active, ev) if played else np.ones(1)
+    p_active = _prob_best_active(stats, active, ev) if played else np.ones(len(active)) / len(active)
     sign0 = _sign(ev, 0)
     rows = []
     for g in range(k):
