@@ -40,9 +40,16 @@ def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
     """Say so on stderr before a game's kernels are compiled: no silent minute on a first run."""
     from analyzer import games as registry
 
-    spec = registry.get(game)
+    from analyzer.runner import BEFORE_KERNEL
+
+    try:
+        spec = registry.get(game)
+    except Exception:  # noqa: BLE001 - the command itself reports a bad game name
+        return
     if not spec.is_compiled(kernel):
-        typer.echo(f"compiling {spec.name} kernels (first run only, about a minute)...", err=True)
+        # said just before the first kernel call: bad input is refused first, in one line
+        BEFORE_KERNEL.append(lambda: typer.echo(f"compiling {spec.name} kernels (first run only, about a minute)...",
+                                                err=True))
 
 
 def _parse_rules(items: list[str] | None) -> dict[str, str]:
@@ -244,7 +251,7 @@ def play(
 @app.command()
 def compare(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
-    strategy: Optional[List[str]] = typer.Argument(None, help="Two or more built-in strategies to compare.", metavar="STRATEGY..."),
+    strategy: Optional[List[str]] = typer.Argument(None, help="Two or more strategies to compare: built-in names, or path/to/file.py:function.", metavar="STRATEGY..."),
     n_games: int = typer.Option(10_000, "--games", "-n", help="Deals to play (each under every seating)."),
     seed: int = typer.Option(0, "--seed", "-s", help="Run seed."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
@@ -326,7 +333,7 @@ def batch(
     job: str = typer.Argument(..., help="Job file (TOML), see examples/jobs/."),
     out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local threads (default: all cores)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (jobs with user strategies run locally only)."),
     local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1."),
 ) -> None:
     """Run a job file of simulate/compare runs: resumable, exact, local or on Dask.
@@ -383,7 +390,7 @@ def evaluate(
     at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), seen by the deciding seat."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
-    rollout: Optional[List[str]] = typer.Option(None, "--rollout", metavar="[K=]STRATEGY", help="Rollout strategy for every seat, e.g. mc:k=8 (default heuristic), or K=STRATEGY per seat (repeatable)."),
+    rollout: Optional[List[str]] = typer.Option(None, "--rollout", metavar="[K=]STRATEGY", help="Rollout strategy for every seat, e.g. mc:k=8 or path/to/file.py:function (default heuristic), or K=STRATEGY per seat (repeatable)."),
     samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play."),
     precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every proportion interval (win, and a yes/no outcome) is within +-X."),
     confidence: float = typer.Option(0.95, "--confidence", help="Stop once the best option's P(best) reaches this."),

@@ -9,6 +9,7 @@ import numpy as np
 
 from analyzer.errors import StrategyError
 from analyzer.games.base import GameSpec
+from analyzer.runner import call_interruptibly
 from analyzer.trace import new_trace
 
 
@@ -24,7 +25,7 @@ def trace_game(spec: GameSpec, run_traced: Callable, seed: int, index: int, para
         trace = new_trace(size)
         out = np.zeros(ncols, dtype=np.int64)
         err = np.full(4, -1, dtype=np.int64)
-        run_traced(np.uint64(seed), np.int64(index), params, strat, out, err, trace)
+        call_interruptibly(run_traced, np.uint64(seed), np.int64(index), params, strat, out, err, trace)
         if not trace[0, 1]:
             return trace[1 : trace[0, 0]], out, err
         size *= 4

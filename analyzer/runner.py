@@ -42,6 +42,8 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
         except BaseException as exc:  # noqa: BLE001 - handed over to the caller
             box["error"] = exc
 
+    while BEFORE_KERNEL:  # e.g. the CLI's "compiling ..." notice, once the input has been checked
+        BEFORE_KERNEL.pop()()
     thread = threading.Thread(target=target, name="analyzer-kernel", daemon=True)
     started = time.perf_counter()
     thread.start()
@@ -54,6 +56,9 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
         raise box["error"]  # type: ignore[misc]
     return box.get("value")
 
+
+#: callbacks run once, just before the next kernel call
+BEFORE_KERNEL: list[Callable[[], None]] = []
 
 #: set when a kernel thread was left running (a timeout): the process must not wait for it
 ABANDONED = [False]
