@@ -148,8 +148,6 @@ class Report:
         self.runs: list[dict[str, Any]] = []
         self.figures: list[Path] = []
         self.tables: dict[str, Path] = {}
-        (out / FIGURES).mkdir(parents=True, exist_ok=True)
-        (out / TABLES).mkdir(parents=True, exist_ok=True)
 
     # blocks
     def h(self, level: int, text: str) -> None:
@@ -1113,6 +1111,28 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise AnalyzerError(f"--out {out} exists and is not a folder")
+    from analyzer.runner import set_workers
+
+    set_workers(workers)  # a bad --workers is refused before anything is written
+    created = not out.exists()
+    try:
+        (out / FIGURES).mkdir(parents=True, exist_ok=True)
+        (out / TABLES).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise AnalyzerError(f"cannot create --out {out}: {exc.strerror}") from None
+    try:
+        return _build(spec, out, quick, seed, workers)
+    except BaseException:
+        if created:  # a report that did not finish leaves no half-written folder behind
+            import shutil
+
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+
+
+def _build(spec, out: Path, quick: bool, seed: int, workers: int | None) -> Path:
+    from analyzer import api
+
     started_at = datetime.now(timezone.utc)
     started = time.perf_counter()
     r = Report(spec.name, out, quick, seed, workers)

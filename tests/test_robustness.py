@@ -36,6 +36,7 @@ def work(tmp_path_factory) -> Path:
     (d / "huge.json").write_text('{"hand": "KS 4D 7C", "total": 1e400}')
     (d / "rules.json").write_text(json.dumps({"hand": "KS 4D 7C", "total": 5, "rules": [1, 2]}))
     (d / "seatfloat.json").write_text(json.dumps({"hand": "KS 4D 7C", "total": 5, "seat": 1.5}))
+    (d / "players37.json").write_text(json.dumps({"hand": "KS 4D 7C", "total": 5, "players": 3.7}))
     (d / "seatbool.json").write_text(json.dumps({"hand": "KS 4D 7C", "total": 5, "seat": True}))
     (d / "list.jsonl").write_text("[1, 2]\n")
     (d / "number.jsonl").write_text("7\n")
@@ -75,6 +76,8 @@ BAD = [
     ("simulate", "hearts2", "--games", "10", "--out", "nowhere/x.csv"),
     ("play", "hearts2", "--record", "nowhere/g.jsonl"),
     ("batch", "ok.toml", "--out", "/proc/results"),
+    ("report", "hearts2", "--out", "/proc/report", "--quick"),
+    ("report", "hearts2", "--out", "r7", "--quick", "--workers", "0"),
     # position files
     ("evaluate", "ninety-nine", "--position", "deep.json"),
     ("evaluate", "hearts2", "--position", "hand5.json"),
@@ -84,6 +87,7 @@ BAD = [
     ("evaluate", "ninety-nine", "--position", "rules.json"),
     ("evaluate", "ninety-nine", "--position", "seatfloat.json"),
     ("evaluate", "ninety-nine", "--position", "seatbool.json"),
+    ("evaluate", "ninety-nine", "--position", "players37.json"),
     # record files
     ("evaluate", "hearts2", "--record", "list.jsonl", "--at", "1"),
     ("evaluate", "hearts2", "--record", "number.jsonl", "--at", "1"),

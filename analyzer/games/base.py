@@ -107,10 +107,9 @@ class GameSpec:
             players = given.pop("players")
         if players is None:
             players = self.default_players
-        try:
-            players = int(players)
-        except (TypeError, ValueError):
-            raise AnalyzerError(f"players must be an integer, not {players!r}") from None
+        from analyzer.evaluate import as_int
+
+        players = as_int(players, "players")  # 3.7 or True is refused, never truncated
         if not self.min_players <= players <= self.max_players:
             if self.min_players == self.max_players:
                 raise AnalyzerError(f"{self.name} is for exactly {self.min_players} players, not {players}")
@@ -156,10 +155,16 @@ class GameSpec:
 
     def user_kernels(self, functions: list[Callable]) -> tuple[Callable, Callable]:
         """Kernels recompiled (uncached) with user strategies bound to their slots."""
-        from analyzer.engine import bind_user_strategies
+        bound = self.user_kernel(functions)
+        return bound.run_chunk, bound.run_traced
 
-        kernel = self.module("kernel")
-        return bind_user_strategies(kernel, functions)
+    def user_kernel(self, functions: list[Callable], check_legal: bool = False) -> Any:
+        """The kernel module as seen with user strategies bound (engine.BoundKernel): what
+        ``evaluation(..., kernel=)`` takes. One binding per distinct list of functions per
+        process; ``check_legal`` raises on an illegal user move (the evaluation kernels)."""
+        from analyzer.engine import bound_kernel
+
+        return bound_kernel(self.module("kernel"), functions, check_legal)
 
     # ---- outputs -------------------------------------------------------------------
     def columns(self, rules: dict[str, Any]) -> list[str]:
