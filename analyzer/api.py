@@ -159,21 +159,34 @@ def _user_compile_guard(setup_: Setup, call: Callable[[], Any]) -> Any:
     one-line StrategyError naming the strategy and the game."""
     if not setup_.user:
         return call()
+    return user_guard(setup_.spec, [s.label for s in setup_.seats if s.function is not None], call)
+
+
+def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> Any:
+    """``_user_compile_guard`` for any run with the user strategies ``labels`` (compare,
+    evaluate, batch chunks): their failures as one-line StrategyErrors."""
     from numba.core.errors import NumbaError
 
-    names = ", ".join(s.label for s in setup_.seats if s.function is not None)
+    from analyzer.engine import ILLEGAL_MARK
+
+    names = ", ".join(dict.fromkeys(labels))
     try:
         return call()
     except NumbaError as exc:
         raise StrategyError(f"user strategy {names} failed to compile: {condense_numba_error(exc)}") from None
     except (SystemError, IndexError, ValueError, ZeroDivisionError, AssertionError, TypeError,
             OverflowError, ArithmeticError, LookupError) as exc:
+        if isinstance(exc, AnalyzerError):
+            raise
         cause = exc.__cause__ or exc.__context__ or exc
+        if ILLEGAL_MARK in str(cause):
+            raise StrategyError(f"user strategy {names} returned an illegal move (not in legal[:n]) while "
+                                f"playing {spec.name}") from None
         if isinstance(exc, SystemError) and cause is exc:
             text = "an error"
         else:
             text = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
-        raise StrategyError(f"user strategy {names} raised {text} while playing {setup_.spec.name}"[:300]) from None
+        raise StrategyError(f"user strategy {names} raised {text} while playing {spec.name}"[:300]) from None
 
 
 def condense_numba_error(exc: BaseException) -> str:

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, StrategyError
 
 KINDS = ("simulate", "compare")
 DEFAULT_CHUNK = 100_000
@@ -58,7 +58,21 @@ class Run:
         from analyzer.jit import source_hash
 
         text = json.dumps(asdict(self), sort_keys=True, default=str) + source_hash()
+        users = self.user_strategies()
+        if users:  # editing a user strategy's file recomputes the runs that play it
+            from analyzer.strategies import user_file_hash
+
+            text += "".join(f"\n{u}={user_file_hash(u)}" for u in users)
         return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+    def user_strategies(self) -> list[str]:
+        """The user strategies (``file.py:function``) the run plays, in order, each once."""
+        from analyzer import games as registry
+        from analyzer.strategies import parse_strategy
+
+        spec = registry.get(self.game)
+        names = [*self.strategies, *self.seats.values()]
+        return list(dict.fromkeys(n.strip() for n in names if parse_strategy(spec, n).function is not None))
 
     def chunks(self) -> list[tuple[int, int]]:
         return [(start, min(self.chunk, self.games - start)) for start in range(0, self.games, self.chunk)]
@@ -156,18 +170,17 @@ def _validate(index: int, entry: dict[str, Any]) -> Run:
             if seats:
                 raise fail("seats", "a compare run names its strategies under 'strategies'")
             for name in strategies:
-                if parse_strategy(spec, name).function is not None:
-                    raise fail("strategies", "compare runs take built-in strategies only")
+                parse_strategy(spec, name)  # a user strategy: its file must load
         else:
             if strategies:
                 raise fail("strategies", "a simulate run names its strategies per seat under 'seats'")
-            chosen = resolve_seats(spec, spec.players(resolved), seats)
-            if any(c.function is not None for c in chosen):
-                raise fail("seats", "batch runs take built-in strategies only")
+            resolve_seats(spec, spec.players(resolved), seats)
     except AnalyzerError as exc:
         if str(exc).startswith(label):
             raise
         raise fail("strategies" if kind == "compare" else "seats", str(exc)) from None
+    except StrategyError as exc:  # a user strategy's file that does not load
+        raise StrategyError(f"{label}, key {'strategies' if kind == 'compare' else 'seats'!r}: {exc}") from None
     alpha = entry.get("alpha", 0.05)
     if not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
         raise fail("alpha", f"must be between 0 and 1, not {alpha!r}")
@@ -195,16 +208,17 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
         acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
         from analyzer.runner import run_games
 
-        result = run_games(s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=threads, chunk=count,
-                           first_index=start, describe_error=s.describe_error)
+        result = api._user_compile_guard(s, lambda: run_games(
+            s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=threads, chunk=count,
+            first_index=start, describe_error=s.describe_error))
         if result.interrupted or result.games != count:
             raise KeyboardInterrupt  # a partial chunk is never saved as done
         return acc
     from analyzer.compare import Tournament, run_arms
 
     t = Tournament(run.game, run.strategies, run.players, run.rules)
-    done, _, interrupted = run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False, threads,
-                                    False, "", first_index=start, chunk=count)
+    done, _, interrupted = t.guard(lambda: run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False,
+                                                    threads, False, "", first_index=start, chunk=count))
     if interrupted or done != count:
         raise KeyboardInterrupt  # a partial chunk is never saved as done
     return t.state()
@@ -340,6 +354,13 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
     :class:`JobInterrupted`, writing no result files; running it again resumes.
     """
     runs = load_job(job)
+    if scheduler or local_cluster:
+        for run in runs:
+            users = run.user_strategies()
+            if users:
+                raise AnalyzerError(f"run {run.name!r} plays the user strategy {users[0]}: user strategies run in "
+                                    "local batch jobs only (each Dask worker would have to load and compile the "
+                                    "file itself); drop --scheduler/--local-cluster")
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise AnalyzerError(f"--out {out} exists and is not a folder")

@@ -117,7 +117,8 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print the list as 
     if as_json:
         typer.echo(json.dumps(frame.to_dict(orient="records"), indent=2))
         return
-    _print_frame(frame, "Games")
+    for _, row in frame.iterrows():
+        _say(f"{row['game']}: {row['title']}, {row['players']} players\n  options: {row['options']}")
 
 
 @app.command()
@@ -133,7 +134,10 @@ def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine
     if as_json:
         typer.echo(json.dumps(frame.to_dict(orient="records"), indent=2))
         return
-    _print_frame(frame, f"Strategies for {game}")
+    typer.echo(f"Strategies for {game}:")
+    for _, row in frame.iterrows():
+        params = f" (parameters: {row['parameters']})" if row["parameters"] else ""
+        _say(f"{row['strategy']}: {row['description']}{params}")
 
 
 @app.command()
@@ -653,9 +657,9 @@ def main() -> None:
 def _exit(code: int) -> None:
     """Exit; at once when a compiled chunk was abandoned on its thread (Ctrl-C, --timeout),
     which must not be waited for or torn down under the interpreter's feet."""
-    from analyzer.runner import ABANDONED
+    from analyzer.runner import kernel_left_running
 
-    if ABANDONED[0]:
+    if kernel_left_running():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

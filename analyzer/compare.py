@@ -33,7 +33,7 @@ import pandas as pd
 from analyzer import api
 from analyzer.errors import AnalyzerError
 from analyzer.errors import StrategyError
-from analyzer.runner import ABANDONED, Progress, call_interruptibly, set_workers
+from analyzer.runner import Progress, call_interruptibly, set_workers
 from analyzer.stats import Z95, mean_interval, proportion_interval, wilson
 
 FIRST_LOOK = 1000
@@ -95,6 +95,8 @@ class Arm:
     strat: np.ndarray
     ncols: int
     seating: list[int] = field(default_factory=list)
+    #: ``describe(game index, err row)``: the illegal-move message naming the strategy
+    describe: Callable[[int, np.ndarray], str] | None = None
 
 
 def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, list[np.ndarray]], bool],
@@ -120,15 +122,13 @@ def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, 
             for arm in arms:
                 out = np.zeros((n, arm.ncols), dtype=np.int64)
                 err = np.full((n, 4), -1, dtype=np.int64)
-                try:
-                    call_interruptibly(arm.run_chunk, np.uint64(seed), np.int64(first_index + done), arm.params,
-                                       arm.strat, out, err, np.int64(min(n, 4 * threads)))
-                except KeyboardInterrupt:
-                    ABANDONED[0] = True
-                    raise
+                call_interruptibly(arm.run_chunk, np.uint64(seed), np.int64(first_index + done), arm.params,
+                                   arm.strat, out, err, np.int64(min(n, 4 * threads)))
                 bad = np.flatnonzero(err[:, 0] >= 0)
                 if bad.size:
                     g = int(bad[0])
+                    if arm.describe is not None:
+                        raise StrategyError(arm.describe(first_index + done + g, err[g]))
                     raise StrategyError(f"a strategy returned an illegal move {int(err[g, 2])} in game "
                                         f"{first_index + done + g}, decision {int(err[g, 0])} (seat {int(err[g, 1])})")
                 rows.append(out)
@@ -251,20 +251,41 @@ class Tournament:
         self.base = api.setup(game, players, None, rules)
         p = self.players = self.base.spec.players(self.base.rules)
         setups = [api.setup(game, p, [name] * p, self.base.rules) for name in strategies]
-        if any(s.user for s in setups):
-            raise AnalyzerError("compare runs built-in strategies only (user strategies: use simulate)")
-        ncols = len(self.base.spec.columns(self.base.rules))
+        # user strategies: one kernel bound to every distinct user function of the
+        # tournament (slot order of first appearance), shared by all arms
+        self.functions: list[Callable] = []
+        self.user_labels: list[str] = []
+        rows = []
+        for s in setups:
+            row = s.strat[0].copy()
+            fn = s.seats[0].function
+            if fn is not None:
+                if fn not in self.functions:
+                    self.functions.append(fn)
+                row[0] = -1 - self.functions.index(fn)
+                self.user_labels.append(s.seats[0].label)
+            rows.append(row)
+        spec = self.base.spec
+        run_chunk = spec.user_kernels(self.functions)[0] if self.functions else self.base.run_chunk
+        ncols = len(spec.columns(self.base.rules))
         self.labels = _labels(strategies)
         self.pairs: list[PairStats] = []
         self.arms: list[Arm] = []
         for x, y in itertools.combinations(range(len(strategies)), 2):
             pair_arms = []
             for seating in arrangements(p, x, y):
-                strat = np.stack([setups[v].strat[s] for s, v in enumerate(seating)])
-                pair_arms.append(Arm(self.base.run_chunk, self.base.params, strat, ncols, seating))
+                strat = np.stack([rows[v] for v in seating])
+                describe = _describer(spec, [self.labels[v] for v in seating]) if self.functions else None
+                pair_arms.append(Arm(run_chunk, self.base.params, strat, ncols, seating, describe))
             self.pairs.append(PairStats(x, y, pair_arms))
             self.arms.extend(pair_arms)
         self.ranking = [Moments() for _ in strategies]
+
+    def guard(self, call: Callable[[], Any]) -> Any:
+        """``call()`` (playing the arms); a user strategy's failure as a one-line StrategyError."""
+        if not self.functions:
+            return call()
+        return api.user_guard(self.base.spec, self.user_labels, call)
 
     def fold(self, rows: list[np.ndarray]) -> None:
         k = 0
@@ -314,10 +335,19 @@ def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0
                 return True
         return False
 
-    done, elapsed, interrupted = run_arms(t.arms, seed, games, on_chunk, workers, progress, f"compare {game}",
-                                          looks if until_significant else None)
+    done, elapsed, interrupted = t.guard(lambda: run_arms(t.arms, seed, games, on_chunk, workers, progress,
+                                                          f"compare {game}", looks if until_significant else None))
     return Comparison(t.base.spec.name, t.base.rules, seed, t.labels, done, elapsed, interrupted,
                       state["stopped"], alpha, t.tables(level))
+
+
+def _describer(spec: Any, seat_labels: list[str]) -> Callable[[int, np.ndarray], str]:
+    """The illegal-move message of an arm whose seats play ``seat_labels``."""
+    def describe(index: int, err: np.ndarray) -> str:
+        decision, seat, move = int(err[0]), int(err[1]), int(err[2])
+        return (f"strategy {seat_labels[seat]} (seat {seat}) returned an illegal move "
+                f"{spec.move_name(move)!r} in game {index}, decision {decision}")
+    return describe
 
 
 def _labels(names: list[str]) -> list[str]:
@@ -437,7 +467,8 @@ def variants(game: str, grid: list[dict[str, Any]], games: int = 10_000, seed: i
         return False
 
     arms = [Arm(s.run_chunk, s.params, s.strat, len(s.spec.columns(s.rules))) for s in setups]
-    done, elapsed, interrupted = run_arms(arms, seed, games, on_chunk, workers, progress, f"variants {game}")
+    done, elapsed, interrupted = api._user_compile_guard(first, lambda: run_arms(
+        arms, seed, games, on_chunk, workers, progress, f"variants {game}"))
     rows = []
     for v, rules in enumerate(grid):
         row: dict[str, Any] = {"variant": ", ".join(f"{k}={val}" for k, val in rules.items())}

@@ -19,12 +19,26 @@ from typing import Callable
 from analyzer.jit import njit
 
 
-def _dispatcher(functions: list[Callable]) -> Callable:
-    """An njit ``user_strategy(slot, *args)`` that calls ``functions[slot](*args)``."""
+#: what the checking dispatcher raises for a move not in ``legal[:n]`` (api.user_guard reads it)
+ILLEGAL_MARK = "analyzer: user strategy returned an illegal move"
+
+
+def _dispatcher(functions: list[Callable], check_legal: bool = False) -> Callable:
+    """An njit ``user_strategy(slot, *args)`` that calls ``functions[slot](*args)``.
+
+    ``check_legal``: raise ValueError(ILLEGAL_MARK) for a move not in ``legal[:n]`` (the
+    evaluation kernels do not look at ``err``: there an illegal move must stop the run)."""
     lines = ["def user_strategy(slot, a, b, c, d):"]
-    for i in range(len(functions)):
-        lines.append(f"    if slot == {i}:\n        return f{i}(a, b, c, d)")
-    lines.append("    return -1")
+    if check_legal:
+        for i in range(len(functions)):
+            lines.append(f"    {'if' if i == 0 else 'elif'} slot == {i}:\n        m = f{i}(a, b, c, d)")
+        lines.append("    else:\n        return -1")
+        lines.append("    for i in range(c):\n        if b[i] == m:\n            return m")
+        lines.append(f"    raise ValueError({ILLEGAL_MARK!r})")
+    else:
+        for i in range(len(functions)):
+            lines.append(f"    if slot == {i}:\n        return f{i}(a, b, c, d)")
+        lines.append("    return -1")
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
     namespace = {f"f{i}": njit(boundscheck=True)(fn.py_func) for i, fn in enumerate(functions)}
@@ -47,6 +61,33 @@ def rebind(module: types.ModuleType, chain: list[str], overrides: dict[str, Call
     return compiled
 
 
+class BoundKernel:
+    """A game's kernel module with user strategies bound: the recompiled ``USER_CHAIN``
+    functions (``run_chunk``, ``run_traced``, ``evaluate_chunk``, ...) as attributes, every
+    other name of the module (workspaces, loaders, constants) as the module has it."""
+
+    def __init__(self, module: types.ModuleType, compiled: dict[str, Callable]) -> None:
+        self._module = module
+        self.__dict__.update(compiled)
+
+    def __getattr__(self, name: str):
+        return getattr(self._module, name)
+
+
+#: one binding per kernel module and distinct list of functions, per process: numba compiles
+#: each entry point of a binding once, at its first call
+_BOUND: dict[tuple, tuple[list[Callable], BoundKernel]] = {}
+
+
+def bound_kernel(module: types.ModuleType, functions: list[Callable], check_legal: bool = False) -> BoundKernel:
+    """``module`` with ``user_strategy`` dispatching to ``functions`` (slot order)."""
+    key = (module.__name__, tuple(id(f) for f in functions), check_legal)
+    if key not in _BOUND:
+        compiled = rebind(module, module.USER_CHAIN, {"user_strategy": _dispatcher(functions, check_legal)})
+        _BOUND[key] = (list(functions), BoundKernel(module, compiled))  # the list keeps the ids alive
+    return _BOUND[key][1]
+
+
 def bind_user_strategies(module: types.ModuleType, functions: list[Callable]) -> tuple[Callable, Callable]:
-    compiled = rebind(module, module.USER_CHAIN, {"user_strategy": _dispatcher(functions)})
-    return compiled["run_chunk"], compiled["run_traced"]
+    bound = bound_kernel(module, functions)
+    return bound.run_chunk, bound.run_traced

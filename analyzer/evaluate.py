@@ -176,7 +176,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     """
     from analyzer import api
     from analyzer import games as registry
-    from analyzer.runner import ABANDONED, Progress, call_interruptibly, set_workers
+    from analyzer.runner import Progress, call_interruptibly, set_workers
     from analyzer.strategies import resolve_seats, strategy_array
 
     spec = registry.get(game)
@@ -206,13 +206,19 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     seats = [rollout] * p if isinstance(rollout, str) else rollout
     chosen = resolve_seats(spec, p, seats)
     strat, functions = strategy_array(spec, chosen)
-    if functions:
-        raise AnalyzerError("rollout strategies must be built-in")
+    # user rollout strategies: the game's kernel module with them bound (engine.BoundKernel)
+    kernel = {"kernel": spec.user_kernel(functions, check_legal=True)} if functions else {}
+    user_labels = [c.label for c in chosen if c.function is not None]
     try:
-        ev: Evaluation = spec.evaluation(resolved, position, strat, infer=infer)
+        ev: Evaluation = _user_call(spec, user_labels, lambda: spec.evaluation(resolved, position, strat,
+                                                                                infer=infer, **kernel))
     except (TypeError, AttributeError, KeyError, OverflowError) as exc:
         # a value of the wrong shape that the game's checks did not name (e.g. "hand": 5)
         raise AnalyzerError(f"position: a value has the wrong type or shape ({type(exc).__name__}: {exc})"[:300]) from None
+    if functions:
+        ev.run = _guarded(spec, user_labels, ev.run)
+        if ev.worlds is not None:
+            ev.worlds = _guarded_worlds(spec, user_labels, ev.worlds)
     groups = ev.groups or [[i] for i in range(len(ev.options))]
     plan = _Plan(ev, groups, samples, confidence, exact_limit)
     started = time.perf_counter()
@@ -229,11 +235,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     try:
         for size in plan.rounds():
             codes = np.array([ev.options[groups[g][0]] for g in active], dtype=np.int64)
-            try:
-                out = call_interruptibly(plan.run, seed, done, codes, size, threads)
-            except KeyboardInterrupt:
-                ABANDONED[0] = True
-                raise
+            out = call_interruptibly(plan.run, seed, done, codes, size, threads)
             result, weights = out if ev.weighted else (out, None)
             stats.add(active, result, done, weights)
             now = time.perf_counter()
@@ -264,8 +266,45 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     extra: dict[str, pd.DataFrame] = {}
     if str(position.get("decision", "")) == "bid" and hasattr(spec, "bid_table"):
         # Pitch: "how much is this hand worth?" per trump suit and bid
-        extra.update(spec.bid_table(resolved, position, strat, samples, seed, threads))
+        extra.update(_user_call(spec, user_labels, lambda: spec.bid_table(resolved, position, strat, samples, seed,
+                                                                          threads, **kernel)))
     return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra)
+
+
+def _user_call(spec, labels: list[str], call: Callable[[], Any]) -> Any:
+    """``call()``; with user rollout strategies (``labels``) a compile failure, a raise or an
+    illegal move of theirs becomes a one-line StrategyError (api.user_guard). A TypeError,
+    AttributeError, KeyError or OverflowError passes through: it is the position's (see
+    ``evaluate``) unless it comes from the compiled rollouts."""
+    if not labels:
+        return call()
+    from analyzer import api
+
+    from numba.core.errors import NumbaError
+
+    try:
+        return call()
+    except Exception as exc:  # noqa: BLE001 - sorted by api.user_guard
+        if isinstance(exc, AnalyzerError) or (isinstance(exc, (TypeError, AttributeError, KeyError, OverflowError))
+                                              and not isinstance(exc, NumbaError)):
+            raise
+
+        def again():
+            raise exc
+        return api.user_guard(spec, labels, again)
+
+
+def _guarded(spec, labels: list[str], run: Callable[..., Any]) -> Callable[..., Any]:
+    from analyzer import api
+
+    return lambda *args: api.user_guard(spec, labels, lambda: run(*args))
+
+
+def _guarded_worlds(spec, labels: list[str], worlds: Callable[[int], Worlds | None]) -> Callable[[int], Worlds | None]:
+    def guarded(limit: int) -> Worlds | None:
+        found = worlds(limit)
+        return None if found is None else Worlds(found.weights, _guarded(spec, labels, found.run))
+    return guarded
 
 
 def _estimate(notify: Callable[[str], None], spent: float, done: int, left: int, seconds: float | None) -> None:

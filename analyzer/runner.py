@@ -50,7 +50,6 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
     while thread.is_alive():
         thread.join(0.05)
         if timeout is not None and thread.is_alive() and time.perf_counter() - started > timeout:
-            ABANDONED[0] = True
             raise StrategyError(f"a chunk took longer than --timeout {timeout:g} s: a strategy may be stuck in a loop")
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
@@ -60,8 +59,13 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
 #: callbacks run once, just before the next kernel call
 BEFORE_KERNEL: list[Callable[[], None]] = []
 
-#: set when a kernel thread was left running (a timeout): the process must not wait for it
-ABANDONED = [False]
+
+def kernel_left_running() -> bool:
+    """Whether a kernel call was abandoned (Ctrl-C, --timeout) and still runs on its thread:
+    then the process must end at once rather than wait for it or tear it down."""
+    import threading
+
+    return any(t.name == "analyzer-kernel" and t.is_alive() for t in threading.enumerate())
 
 
 @dataclass
@@ -173,12 +177,8 @@ def run_games(
             out = np.zeros((n, ncols), dtype=np.int64)
             err = np.full((n, 4), -1, dtype=np.int64)
             t0 = time.perf_counter()
-            try:
-                call_interruptibly(kernel, np.uint64(seed), np.int64(first_index + done), params, strat, out, err,
-                                   np.int64(min(n, nblocks_per_thread * threads)), timeout=timeout)
-            except KeyboardInterrupt:
-                ABANDONED[0] = True
-                raise
+            call_interruptibly(kernel, np.uint64(seed), np.int64(first_index + done), params, strat, out, err,
+                               np.int64(min(n, nblocks_per_thread * threads)), timeout=timeout)
             spent = time.perf_counter() - t0
             bad = np.flatnonzero(err[:, 0] >= 0)
             if bad.size:

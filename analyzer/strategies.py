@@ -35,17 +35,36 @@ def _is_user(text: str) -> bool:
     return bool(re.match(r"^.+\.py:[A-Za-z_]\w*$", text))
 
 
+#: modules of user strategy files loaded in this process, by (resolved path, content hash):
+#: the same file gives the same function objects, so one command binds (and compiles) them once
+_MODULES: dict[tuple[str, str], Any] = {}
+
+
+def user_file_hash(text: str) -> str:
+    """SHA-256 of the file of a user strategy ``file.py:name`` ('' when it cannot be read)."""
+    import hashlib
+
+    try:
+        return hashlib.sha256(Path(text.rsplit(":", 1)[0]).read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
 def load_user_function(text: str) -> Callable:
     """Import ``file.py:name`` and check that it is an ``@njit`` function."""
     path_text, name = text.rsplit(":", 1)
     path = Path(path_text)
     if not path.is_file():
         raise StrategyError(f"user strategy {text}: file {path} not found")
-    module_name = f"analyzer_user_{abs(hash(str(path.resolve())))}"
+    key = (str(path.resolve()), user_file_hash(text))
+    module_name = f"analyzer_user_{abs(hash(key))}"
     try:
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        module = _MODULES.get(key)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+            _MODULES[key] = module
     except KeyboardInterrupt:
         raise
     except SystemExit:
@@ -62,7 +81,8 @@ def load_user_function(text: str) -> Callable:
 
 def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
     text = text.strip()
-    if _is_user(text):
+    head, _, rest = text.partition(":")
+    if _is_user(text) and not (head in spec.strategies and "=" in rest):  # mc:base=x.py:f is mc's
         return SeatStrategy(label=text, function=load_user_function(text), path=text)
     name, _, arg_text = text.partition(":")
     if name not in spec.strategies:
@@ -151,6 +171,10 @@ MAX_PARAM = 1 << 30
 
 
 def _param_value(spec: GameSpec, name: str, key: str, value: Any) -> int:
+    if isinstance(value, str) and _is_user(value):
+        plain = ", ".join(n for n, info in spec.strategies.items() if "base" not in info.params)
+        raise AnalyzerError(f"strategy {name}: parameter {key} takes a built-in strategy ({plain}): its rollouts "
+                            f"run built-in strategies only, not the user strategy {value}")
     if isinstance(value, str) and value in spec.strategies:
         if "base" in spec.strategies[value].params:  # e.g. mc:base=mc: a search cannot be a base
             plain = ", ".join(n for n, info in spec.strategies.items() if "base" not in info.params)

@@ -28,7 +28,7 @@ def test_chunks_fold_into_running_sums():
     acc = Accumulator(["winners", "hands", "decisions"], players=2)
     result = run_games(fake_kernel(calls), 1, 1000, np.zeros(1, np.int64), np.zeros((2, 4), np.int64),
                        acc, workers=1, chunk=300)
-    assert calls == [300, 300, 300, 100]
+    assert calls == [0, 300, 300, 300, 100]  # an empty chunk first: the compile, apart from the timing
     assert result.games == 1000 and not result.interrupted
     assert acc.n == 1000 and list(acc.wins) == [500, 500]
     assert acc.col("hands")[0] == sum(range(1000))
@@ -37,7 +37,7 @@ def test_chunks_fold_into_running_sums():
 def test_ctrl_c_stops_cleanly_and_keeps_what_was_done():
     calls: list[int] = []
     acc = Accumulator(["winners", "hands", "decisions"], players=2)
-    result = run_games(fake_kernel(calls, interrupt_at=3), 1, 1000, np.zeros(1, np.int64),
+    result = run_games(fake_kernel(calls, interrupt_at=4), 1, 1000, np.zeros(1, np.int64),
                        np.zeros((2, 4), np.int64), acc, workers=1, chunk=300)
     assert result.interrupted and result.games == 600 and acc.n == 600
 

@@ -129,12 +129,14 @@ class Hearts2Spec(GameSpec):
         """Check a position and work out what the seat knows (see docs/hearts2.md)."""
         return _read_position(rules, position, self.position_keys)
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
+                   kernel=None):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 
         from analyzer.evaluate import Evaluation, Worlds
-        from analyzer.games.hearts2 import kernel
+        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
+            from analyzer.games.hearts2 import kernel
 
         known = self.read_position(rules, position)
         params = self.params(rules)

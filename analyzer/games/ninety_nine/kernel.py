@@ -419,7 +419,11 @@ def choose_move(strat, seat, ws, roll, n, trace):
     if sid == st.MC:
         return mc_move(ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], trace)
     fill_view(view, seat, sc, hands, ws[2], ws[3], ws[4])
-    return user_strategy(-1 - sid, view, legal, n, play_rng)
+    move = user_strategy(-1 - sid, view, legal, n, play_rng)
+    # the strategy could write to ``legal``: make the set again from the state, so that
+    # play_turns checks the move against the engine's own legal moves
+    legal_moves(hands, seat, sc[S_TOTAL], legal)
+    return move
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -440,7 +444,9 @@ def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
         else:
             move = choose_move(strat, seat, ws, roll, n, trace)
         sc[S_DECISIONS] += 1
-        # built-ins pick from ``legal`` by construction; only user moves are checked
+        # built-ins pick from ``legal`` by construction; only user moves are checked, against
+        # ``legal`` made again after the strategy returned (choose_move): nothing indexes
+        # with ``move`` before this check
         if strat[ix(seat), 0] < 0 and not is_in(move, legal, n):
             err[0], err[1], err[2] = sc[S_DECISIONS], seat, move
             return -1

@@ -150,12 +150,14 @@ class NinetyNineSpec(GameSpec):
                 "direction": direction, "chips": chips, "out": out, "pile": pile, "history": history,
                 "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
+                   kernel=None):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 
         from analyzer.evaluate import Evaluation
-        from analyzer.games.ninety_nine import kernel
+        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
+            from analyzer.games.ninety_nine import kernel
 
         params, ws, seat, legal, replay = self.load(rules, position)
 

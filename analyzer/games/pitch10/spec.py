@@ -184,7 +184,8 @@ class Pitch10Spec(GameSpec):
         """Decision ``at`` (1-based) of a recorded game, as the deciding seat saw it."""
         return position_from_record(events, at)
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
+                   kernel=None):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate).
 
         Hand outcome: 1 if the pitcher's team makes its bid this hand (good for the pitcher's
@@ -199,7 +200,8 @@ class Pitch10Spec(GameSpec):
         import numpy as np
 
         from analyzer.evaluate import Evaluation, Worlds
-        from analyzer.games.pitch10 import kernel
+        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
+            from analyzer.games.pitch10 import kernel
 
         pos = _Position(rules, position)
         params = self.params(rules)
@@ -278,7 +280,7 @@ class Pitch10Spec(GameSpec):
         return out
 
     def bid_table(self, rules: dict[str, Any], position: dict[str, Any], strat, samples: int, seed: int,
-                  threads: int) -> dict[str, pd.DataFrame]:
+                  threads: int, kernel=None) -> dict[str, pd.DataFrame]:
         """"How much is this hand worth?": the seat pitches in each trump suit in turn (same
         sampled deals for every suit); the refill, the give decision, the discards and the play
         go to the rollout strategies. Returns ``bid_points`` (per suit: the distribution of the
@@ -287,7 +289,8 @@ class Pitch10Spec(GameSpec):
         """
         import numpy as np
 
-        from analyzer.games.pitch10 import kernel
+        if kernel is None:  # else the kernel with user strategies bound
+            from analyzer.games.pitch10 import kernel
 
         hand_only = {k: v for k, v in position.items() if k in ("seat", "players", "dealer", "scores", "hand", "rules")}
         seat = _seat(position.get("seat", 0), "seat")

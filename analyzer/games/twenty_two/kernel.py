@@ -995,8 +995,18 @@ def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
                               sc[S_LEADER], sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
             move = choose_move(strat, params, ws, samp, roll, p, kind, hand, hs, s, best, stock_left,
                                low_only, n, trace)
+            if sid < 0:
+                # the strategy could write to ``legal``: make the set again from the state
+                # (same enumeration as above), so the move is checked against the engine's own
+                if kind == PH_DISCARD:
+                    n = legal_discards(hand, stock_left, legal, scr)
+                elif kind == PH_LEAD:
+                    n = legal_leads(hand, hs, legal)
+                else:
+                    n = legal_follows(hand, s, best, low_only, legal, scr)
         sc[S_DECISIONS] += 1
-        # built-ins pick legal moves by construction; only user moves are checked
+        # built-ins pick legal moves by construction; only user moves are checked, each a
+        # whole packed set compared with a whole legal set; nothing reads ``move`` before
         if sid < 0 and not is_in(move, legal, n):
             err[0] = sc[S_DECISIONS]
             err[1] = p

@@ -196,10 +196,12 @@ class TwentyTwoSpec(GameSpec):
                 "played": played, "trick": trick, "scores": scores, "scored": _sorted_tokens(scored),
                 "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
+                   kernel=None):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         from analyzer.evaluate import Evaluation
-        from analyzer.games.twenty_two import kernel
+        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
+            from analyzer.games.twenty_two import kernel
 
         pos = load_position(rules, position)
         params = self.params(rules)

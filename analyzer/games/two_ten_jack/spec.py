@@ -167,12 +167,14 @@ class TwoTenJackSpec(GameSpec):
         return {"seat": seat, "dealer": dealer, "scores": scores, "hand": hand, "played": played, "trick": trick,
                 "rules": dict(head["rules"])}
 
-    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False):
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
+                   kernel=None):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 
         from analyzer.evaluate import Evaluation, Worlds
-        from analyzer.games.two_ten_jack import kernel
+        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
+            from analyzer.games.two_ten_jack import kernel
 
         pos = check_position(position, rules, self.position_keys)
         params = self.params(rules)
