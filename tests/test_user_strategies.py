@@ -1,0 +1,282 @@
+"""User strategies (``file.py:function``) wherever a built-in works: compare, evaluate
+rollouts, batch runs; their failures in one line.
+
+Compiling the kernels with user functions bound costs tens of seconds per game and
+binding, and a binding is made once per process for each distinct list of functions
+(engine.bound_kernel): the tests below reuse the same few lists on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import api, batch
+from analyzer.errors import AnalyzerError, StrategyError
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+CAUTIOUS = f"{ROOT / 'examples' / 'my_strategy.py'}:cautious"
+USER = DATA / "user_random.py"
+UNIFORM = f"{USER}:uniform"                  # hearts2's random, reimplemented
+UNIFORM_ALWAYS = f"{USER}:uniform_always"    # ninety-nine's random, reimplemented
+LAST = f"{USER}:last_legal"
+
+NN_POSITION = {"hand": "QS 9H 5C", "total": 88, "chips": "3,3,3"}
+H2_POSITION = {"seat": 0, "hand": "8C TC QC 2D 4D 6D 8D 2H 4H 2S 4S", "played": "2C 4C 6C 8S"}
+
+
+def pair(result, x: str, y: str) -> pd.Series:
+    t = result.tables["pairs"]
+    return t[(t["strategy"] == x) & (t["opponent"] == y)].iloc[0]
+
+
+# ---- ninety-nine: one binding [cautious, uniform_always] for compare and batch ---------------
+
+@pytest.fixture(scope="module")
+def nn_round_robin():
+    return api.compare("ninety-nine", [CAUTIOUS, UNIFORM_ALWAYS, "heuristic", CAUTIOUS], games=1500, seed=5,
+                       workers=2)
+
+
+def test_compare_round_robin_of_user_and_builtin(nn_round_robin):
+    r = nn_round_robin
+    assert r.games == 1500 and len(r.tables["pairs"]) == 6 and len(r.tables["ranking"]) == 4
+    # user vs built-in, user vs user: told apart (cautious, lowest total first, loses to random play)
+    assert pair(r, CAUTIOUS, UNIFORM_ALWAYS)["p_value"] < 0.01
+    assert 0 < pair(r, CAUTIOUS, "heuristic")["win_rate"] < 1
+    # the same deterministic strategy on both sides of every arrangement: exactly half the wins
+    same = pair(r, CAUTIOUS, CAUTIOUS + "#2")
+    assert same["win_rate"] == 0.5 and same["difference"] == 0.0 and same["score_margin"] == 0.0
+
+
+def test_user_reimplementing_random_plays_the_same_games(nn_round_robin):
+    """uniform_always draws from the same stream as the built-in random: every deal is the
+    same game, so the user-bound kernel gives the built-in path's numbers exactly."""
+    builtin = api.compare("ninety-nine", ["random", "heuristic"], games=1500, seed=5, workers=2)
+    mine, theirs = pair(nn_round_robin, UNIFORM_ALWAYS, "heuristic"), pair(builtin, "random", "heuristic")
+    for column in ("deals", "win_rate", "win_rate_lo", "win_rate_hi", "p_value", "score_margin",
+                   "difference_se", "difference_se_unpaired"):
+        assert mine[column] == theirs[column], column
+
+
+def test_compare_until_significant_with_a_user_strategy():
+    r = api.compare("ninety-nine", [CAUTIOUS, UNIFORM_ALWAYS], games=16_000, seed=1, until_significant=True,
+                    workers=2)
+    assert r.stopped_early and r.games < 16_000
+    assert pair(r, CAUTIOUS, UNIFORM_ALWAYS)["p_value"] < 0.01
+
+
+def test_cli_compare_with_user_strategies(cli, tmp_path):
+    csv = tmp_path / "pairs.csv"
+    code, out, err = cli("compare", "ninety-nine", CAUTIOUS, UNIFORM_ALWAYS, "--games", "300", "--json",
+                         "--csv", csv)
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["strategies"] == [CAUTIOUS, UNIFORM_ALWAYS] and data["deals"] == 300
+    assert csv.is_file()
+
+
+def _job(tmp_path: Path, strategies: list[str], seats: dict[int, str], game: str = "ninety-nine") -> Path:
+    seat_text = ", ".join(f'{k} = "{v}"' for k, v in seats.items())
+    text = f"""
+[defaults]
+seed = 9
+chunk = 500
+game = "{game}"
+
+[[run]]
+name = "cmp"
+kind = "compare"
+games = 1000
+strategies = {json.dumps(strategies)}
+
+[[run]]
+name = "sim"
+kind = "simulate"
+games = 1000
+seats = {{ {seat_text} }}
+"""
+    path = tmp_path / "job.toml"
+    path.write_text(text)
+    return path
+
+
+def test_local_batch_with_user_strategies(tmp_path):
+    job = _job(tmp_path, [CAUTIOUS, UNIFORM_ALWAYS], {0: CAUTIOUS, 1: UNIFORM_ALWAYS})
+    result = batch.run_job(job, tmp_path / "out", workers=2)
+    assert result.chunks_total == 4
+    pairs = pd.read_parquet(tmp_path / "out" / "cmp" / "pairs.parquet")
+    direct = api.compare("ninety-nine", [CAUTIOUS, UNIFORM_ALWAYS], games=1000, seed=9, workers=2)
+    row, ref = pairs.iloc[0], pair(direct, CAUTIOUS, UNIFORM_ALWAYS)
+    assert row["deals"] == ref["deals"] == 1000
+    assert row["win_rate"] == pytest.approx(ref["win_rate"], abs=1e-12)
+    sim = api.simulate("ninety-nine", games=1000, seed=9, seats={0: CAUTIOUS, 1: UNIFORM_ALWAYS}, workers=2)
+    seats = pd.read_parquet(tmp_path / "out" / "sim" / "seats.parquet")
+    assert list(seats["wins"]) == list(sim.tables["seats"]["wins"])
+    # resuming plays nothing again
+    again = batch.run_job(job, tmp_path / "out", workers=2)
+    assert again.chunks_done_before == 4
+
+
+def test_batch_key_follows_the_strategy_file(tmp_path):
+    """Editing a user strategy's file gives its runs a new key (checkpoint folder); loading a
+    job compiles nothing."""
+    copy = tmp_path / "mine.py"
+    copy.write_text(USER.read_text())
+    job = _job(tmp_path, [f"{copy}:uniform", "heuristic"], {0: f"{copy}:last_legal"})
+    before = [r.key for r in batch.load_job(job)]
+    copy.write_text(USER.read_text() + "\n# an edit\n")
+    after = [r.key for r in batch.load_job(job)]
+    assert before[0] != after[0] and before[1] != after[1]
+    # a run without user strategies keeps its key whatever the file says
+    plain = _job(tmp_path, ["random", "heuristic"], {0: "random"})
+    assert [r.key for r in batch.load_job(plain)] == [r.key for r in batch.load_job(plain)]
+
+
+def test_dask_batch_refuses_user_strategies_in_one_line(tmp_path):
+    job = _job(tmp_path, [CAUTIOUS, "heuristic"], {0: "random"})
+    out = tmp_path / "out"
+    with pytest.raises(AnalyzerError, match="local batch jobs only") as info:
+        batch.run_job(job, out, local_cluster=1)
+    assert "\n" not in str(info.value) and not out.exists()
+
+
+# ---- evaluate with user rollouts ------------------------------------------------------------
+
+def test_evaluate_ninety_nine_with_a_user_rollout():
+    every = api.evaluate("ninety-nine", NN_POSITION, rollout=CAUTIOUS, samples=600, seed=3, workers=2)
+    assert every.samples > 0 and set(every.table["option"]) >= {"9"}
+    per_seat = api.evaluate("ninety-nine", NN_POSITION, rollout={1: CAUTIOUS, 2: "random"}, samples=600, seed=3,
+                            workers=2)
+    assert per_seat.samples > 0
+
+
+def test_cli_evaluate_with_a_user_rollout(cli, tmp_path):
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(NN_POSITION))
+    code, out, err = cli("evaluate", "ninety-nine", "--position", position, "--rollout", f"1={CAUTIOUS}",
+                         "--samples", "300", "--json")
+    assert code == 0, err
+    assert json.loads(out)["samples"] > 0
+
+
+@pytest.mark.parametrize("exact_limit", [2000, 0])
+def test_evaluate_user_rollout_reimplementing_random_is_random(exact_limit):
+    """hearts2: ``uniform`` is the built-in random card for card (same stream): the
+    evaluation is the same to the last bit, enumerated worlds or sampled."""
+    mine = api.evaluate("hearts2", H2_POSITION, rollout=UNIFORM, samples=1000, seed=2, workers=2,
+                        exact_limit=exact_limit)
+    builtin = api.evaluate("hearts2", H2_POSITION, rollout="random", samples=1000, seed=2, workers=2,
+                           exact_limit=exact_limit)
+    assert mine.facts["method"] == builtin.facts["method"]
+    assert mine.samples == builtin.samples > 0
+    pd.testing.assert_frame_equal(mine.table, builtin.table)
+
+
+# ---- hearts2: one binding [uniform, last_legal] ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def h2_round_robin():
+    return api.compare("hearts2", [UNIFORM, LAST, "heuristic"], games=1200, seed=4, workers=2)
+
+
+def test_hearts2_compare_user_vs_user_and_builtin(h2_round_robin):
+    r = h2_round_robin
+    assert len(r.tables["pairs"]) == 3 and r.games == 1200
+    assert pair(r, UNIFORM, "heuristic")["win_rate_hi"] < 0.5  # random play loses to the heuristic
+    assert 0 <= pair(r, UNIFORM, LAST)["win_rate"] <= 1
+    builtin = api.compare("hearts2", ["random", "heuristic"], games=1200, seed=4, workers=2)
+    mine, theirs = pair(r, UNIFORM, "heuristic"), pair(builtin, "random", "heuristic")
+    for column in ("win_rate", "p_value", "score_margin", "difference_se"):
+        assert mine[column] == theirs[column], column
+
+
+def test_hearts2_local_batch_with_user_strategies(tmp_path, h2_round_robin):
+    job = _job(tmp_path, [UNIFORM, LAST], {0: UNIFORM, 1: LAST}, game="hearts2")
+    batch.run_job(job, tmp_path / "out", workers=2)
+    pairs = pd.read_parquet(tmp_path / "out" / "cmp" / "pairs.parquet")
+    assert pairs.iloc[0]["deals"] == 1000 and pairs.iloc[0]["strategy"] == UNIFORM
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["sim"]["strategies"] == [UNIFORM, LAST]
+
+
+# ---- failures: one line, exit 3 (the strategy's fault) or 2 (bad input), nothing written ---
+
+def _one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip() and not line.startswith("compiling ")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("strategy, message", [
+    ("nowhere/missing.py:f", "not found"),
+    (f"{DATA / 'strategies.py'}:nothing_here", "has no function"),
+    (f"{DATA / 'strategies.py'}:not_jitted", "not an @njit function"),
+])
+def test_compare_with_a_bad_strategy_reference(cli, tmp_path, strategy, message):
+    csv = tmp_path / "t.csv"
+    code, out, err = cli("compare", "ninety-nine", strategy, "heuristic", "--games", "100", "--csv", csv)
+    assert code == 3 and message in _one_line(err) and not csv.exists()
+
+
+def test_compare_with_a_syntax_error(cli, tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from numba import njit\n@njit\ndef f(view, legal, n, rng)\n    return legal[0]\n")
+    code, out, err = cli("compare", "ninety-nine", f"{bad}:f", "heuristic", "--games", "100")
+    assert code == 3 and "failed to load: SyntaxError" in _one_line(err)
+
+
+def test_evaluate_and_batch_with_a_missing_strategy(cli, tmp_path):
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(NN_POSITION))
+    code, out, err = cli("evaluate", "ninety-nine", "--position", position, "--rollout", "nowhere.py:f")
+    assert code == 3 and "not found" in _one_line(err)
+    job = _job(tmp_path, ["nowhere.py:f", "heuristic"], {0: "random"})
+    code, out, err = cli("batch", job, "--out", tmp_path / "out")
+    assert code == 3 and "not found" in _one_line(err) and not (tmp_path / "out").exists()
+
+
+def test_compare_with_a_strategy_that_does_not_compile(cli):
+    code, out, err = cli("compare", "ninety-nine", f"{DATA / 'strategies.py'}:broken", "heuristic",
+                         "--games", "100")
+    assert code == 3 and "failed to compile" in _one_line(err)
+
+
+def test_compare_with_an_illegal_move(cli, tmp_path):
+    csv = tmp_path / "t.csv"
+    code, out, err = cli("compare", "ninety-nine", f"{USER}:never_legal", "heuristic", "--games", "200",
+                         "--csv", csv)
+    line = _one_line(err)
+    assert code == 3 and "never_legal" in line and "returned an illegal move" in line and "in game" in line
+    assert not csv.exists()
+
+
+def test_evaluate_with_a_rollout_that_raises(cli, tmp_path):
+    position = tmp_path / "position.json"
+    position.write_text(json.dumps(H2_POSITION))
+    csv = tmp_path / "t.csv"
+    code, out, err = cli("evaluate", "hearts2", "--position", position, "--rollout", f"{USER}:raises",
+                         "--samples", "300", "--csv", csv)
+    line = _one_line(err)
+    assert code == 3 and "raises" in line and "no move for you" in line and not csv.exists()
+
+
+def test_mc_base_cannot_be_a_user_strategy(cli):
+    code, out, err = cli("compare", "ninety-nine", f"mc:base={CAUTIOUS}", "heuristic", "--games", "100")
+    line = _one_line(err)
+    assert code == 2 and "built-in strategies only" in line and "user strategy" in line
+    with pytest.raises(AnalyzerError, match="built-in strategies only"):
+        api.evaluate("ninety-nine", NN_POSITION, rollout=f"mc:base={CAUTIOUS}", samples=10)
+
+
+def test_user_strategies_are_loaded_once_per_content():
+    from analyzer.strategies import load_user_function
+
+    assert load_user_function(CAUTIOUS) is load_user_function(CAUTIOUS)
+    with pytest.raises(StrategyError):
+        load_user_function(f"{USER}:no_such")
