@@ -388,7 +388,7 @@ def evaluate(
     played: Optional[str] = typer.Option(None, "--played", help="Cards already played this hand (seen by everyone)."),
     decision: Optional[str] = typer.Option(None, "--decision", help="The decision kind when the position allows several (e.g. bid)."),
     setting: Optional[List[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Any other position key, KEY=VALUE (repeatable)."),
-    position_file: Optional[str] = typer.Option(None, "--position", help="The position as a JSON file (format in the README)."),
+    position_file: Optional[str] = typer.Option(None, "--position", help="The position as a JSON file (formats in docs/<game>.md)."),
     record: Optional[str] = typer.Option(None, "--record", help="Take the position from a record file (JSONL)..."),
     game_number: int = typer.Option(0, "--game", help="...game K of that file (0 = first)..."),
     at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), seen by the deciding seat."),

@@ -6,7 +6,7 @@ Run it with:
 
 A Ninety-Nine strategy is an ``@njit`` function ``(view, legal, n, rng) -> move``:
 
-- ``view``  int64 array: what the seat can see. Indices (also in the README):
+- ``view``  int64 array: what the seat can see. Indices (also in docs/ninety-nine.md):
   0 seat, 1 players, 2 dealer, 3 pile total, 4 direction (1 / -1), 5 cards left in the
   stock, 6..8 the ranks held (0..12 = 2..A), 9..21 how many of each rank lie on the pile,
   22..31 chips per seat, 32..41 1 if the seat is still in the game.

@@ -1,38 +1,43 @@
 #!/usr/bin/env python3
-"""Copy the per-game guides (docs/<game>.md) and docs/reports.md into README.md.
+"""Check that README.md links every guide in docs/ (docs/<game>.md for each game, and the
+other pages), and that every link from README.md to docs/ points at a file that exists.
 
-The README is the one place users read; docs/ holds the same text split by game so that
-each game's guide can be edited beside its code. Run after editing a guide:
+The guides are not copied into the README any more: they live in docs/ only. Run:
 
-    python scripts/readme_games.py
+    python scripts/readme_games.py        # exit status 1 and a list of problems if any
+
+(tests/test_docs.py runs the same check.)
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ORDER = ["twenty-two", "ninety-nine", "hearts2", "two-ten-jack", "pitch10", "reports"]
 
 
-def demote(text: str) -> str:
-    """Headings two levels down (# -> ###), so each guide nests under the README's "Games"."""
-    return re.sub(r"^(#+) ", lambda m: "##" + m.group(1) + " ", text, flags=re.M)
+def problems(root: Path = ROOT) -> list[str]:
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\((docs/[^)#\s]+)", readme))
+    found = []
+    for page in sorted((root / "docs").glob("*.md")):
+        rel = page.relative_to(root).as_posix()
+        if rel not in linked:
+            found.append(f"README.md does not link {rel}")
+    for rel in sorted(linked):
+        if not (root / rel).is_file():
+            found.append(f"README.md links {rel}, which does not exist")
+    return found
 
 
-def main() -> None:
-    parts = []
-    for name in ORDER:
-        path = ROOT / "docs" / f"{name}.md"
-        if path.is_file():
-            parts.append(demote(path.read_text(encoding="utf-8").strip()) + "\n")
-    readme = ROOT / "README.md"
-    content = readme.read_text(encoding="utf-8")
-    block = "<!-- games:start (generated from docs/ by scripts/readme_games.py) -->\n" + "\n".join(parts)
-    new = re.sub(r"<!-- games:start.*?-->\n.*?(<!-- games:end -->)", lambda m: block + m.group(1), content, flags=re.S)
-    readme.write_text(new, encoding="utf-8")
+def main() -> int:
+    found = problems()
+    for line in found:
+        print(line, file=sys.stderr)
+    return 1 if found else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
