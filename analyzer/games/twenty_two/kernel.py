@@ -954,6 +954,16 @@ def choose_move(strat, params, ws, samp, roll, seat, kind, hand, hs, s, best, st
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def legal_set(kind, hand, hs, s, best, low_only, stock_left, legal, scr):
+    """The legal moves of the decision ``kind`` into ``legal``; returns their number."""
+    if kind == PH_DISCARD:
+        return legal_discards(hand, stock_left, legal, scr)
+    if kind == PH_LEAD:
+        return legal_leads(hand, hs, legal)
+    return legal_follows(hand, s, best, low_only, legal, scr)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
     """Play the hand on to its final trick (the first move ``forced`` if >= 0).
 
@@ -973,12 +983,7 @@ def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
         sid = strat[p, 0]
         n = 0
         if tracing or sid < 0:
-            if kind == PH_DISCARD:
-                n = legal_discards(hand, stock_left, legal, scr)
-            elif kind == PH_LEAD:
-                n = legal_leads(hand, hs, legal)
-            else:
-                n = legal_follows(hand, s, best, low_only, legal, scr)
+            n = legal_set(kind, hand, hs, s, best, low_only, stock_left, legal, scr)
         if forced >= 0:
             move = forced
             forced = -1
@@ -998,12 +1003,7 @@ def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
             if sid < 0:
                 # the strategy could write to ``legal``: make the set again from the state
                 # (same enumeration as above), so the move is checked against the engine's own
-                if kind == PH_DISCARD:
-                    n = legal_discards(hand, stock_left, legal, scr)
-                elif kind == PH_LEAD:
-                    n = legal_leads(hand, hs, legal)
-                else:
-                    n = legal_follows(hand, s, best, low_only, legal, scr)
+                n = legal_set(kind, hand, hs, s, best, low_only, stock_left, legal, scr)
         sc[S_DECISIONS] += 1
         # built-ins pick legal moves by construction; only user moves are checked, each a
         # whole packed set compared with a whole legal set; nothing reads ``move`` before
