@@ -375,16 +375,32 @@ def batch(
                                     "kind", "game") if c in frame.columns]], "runs")
 
 
+def _with_game_flags(command):
+    """``command`` with one more option per position flag the games declare (e.g. --total),
+    collected by its ``**game_flags``: the CLI names no game (analyzer.games.position_flags)."""
+    import inspect
+
+    from analyzer.games import position_flags
+
+    signature = inspect.signature(command, eval_str=True)
+    params = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    for flag in position_flags():
+        option = typer.Option(None, f"--{flag.name}", help=flag.help, metavar=flag.metavar)
+        params.append(inspect.Parameter(flag.name, inspect.Parameter.KEYWORD_ONLY, default=option,
+                                        annotation=Optional[str]))
+    command.__signature__ = signature.replace(parameters=params)
+    command.__annotations__ = {p.name: p.annotation for p in params} | {"return": None}
+    return command
+
+
 @app.command()
+@_with_game_flags
 def evaluate(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
     seat: Optional[int] = typer.Option(None, "--seat", help="The deciding seat."),
     dealer: Optional[int] = typer.Option(None, "--dealer", help="The dealer's seat."),
     hand: Optional[str] = typer.Option(None, "--hand", help='Cards held, e.g. "KS 4D 7C".'),
     scores: Optional[str] = typer.Option(None, "--scores", help="Scores per seat (per team in pitch10), e.g. 0,5,12,0."),
-    total: Optional[int] = typer.Option(None, "--total", help="Ninety-Nine: the pile total."),
-    chips: Optional[str] = typer.Option(None, "--chips", help="Ninety-Nine: chips per seat, e.g. 3,1,2."),
-    bids: Optional[str] = typer.Option(None, "--bids", help='Pitch: bids so far from left of the dealer, e.g. "pass,5".'),
     played: Optional[str] = typer.Option(None, "--played", help="Cards already played this hand (seen by everyone)."),
     decision: Optional[str] = typer.Option(None, "--decision", help="The decision kind when the position allows several (e.g. bid)."),
     setting: Optional[List[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Any other position key, KEY=VALUE (repeatable)."),
@@ -406,6 +422,7 @@ def evaluate(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
     csv: Optional[str] = typer.Option(None, "--csv", help="Write the table to FILE.csv."),
     plot: Optional[str] = typer.Option(None, "--plot", help="Save the options with error bars to FILE.png."),
+    **game_flags: Optional[str],
 ) -> None:
     """How good is each option I have? Every legal option is played out on the same sampled
     deals with the same future random numbers; options clearly worse are dropped early.
@@ -429,8 +446,8 @@ def evaluate(
     if plot:
         check_writable(plot, (".png",))
     position: dict[str, Any] | None = None
-    flags = {"seat": seat, "dealer": dealer, "hand": hand, "scores": scores, "total": total, "chips": chips,
-             "bids": bids, "played": played, "decision": decision}
+    flags = {"seat": seat, "dealer": dealer, "hand": hand, "scores": scores, "played": played, "decision": decision,
+             **game_flags}
     given = {k: v for k, v in flags.items() if v is not None}
     for item in setting or []:
         key, eq, value = item.partition("=")

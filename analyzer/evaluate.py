@@ -180,8 +180,6 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     from analyzer.strategies import resolve_seats, strategy_array
 
     spec = registry.get(game)
-    if not hasattr(spec, "evaluation"):
-        raise AnalyzerError(f"evaluate is not available for {spec.name} yet")
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise AnalyzerError(f"--samples must be a positive integer, not {samples!r}")
     if precision is not None and not 0 < precision < 1:
@@ -263,11 +261,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         stopped = "interrupted"
     finally:
         bar.close()
-    extra: dict[str, pd.DataFrame] = {}
-    if str(position.get("decision", "")) == "bid" and hasattr(spec, "bid_table"):
-        # Pitch: "how much is this hand worth?" per trump suit and bid
-        extra.update(_user_call(spec, user_labels, lambda: spec.bid_table(resolved, position, strat, samples, seed,
-                                                                          threads, **kernel)))
+    extra: dict[str, pd.DataFrame] = _user_call(
+        spec, user_labels, lambda: spec.extra_tables(resolved, position, strat, samples, seed, threads, **kernel))
     return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra)
 
 

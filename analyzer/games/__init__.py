@@ -6,7 +6,7 @@ import importlib
 import importlib.util
 
 from analyzer.errors import AnalyzerError
-from analyzer.games.base import GameSpec
+from analyzer.games.base import GameSpec, PositionFlag
 
 #: Registered games and the package holding their ``spec.py``.
 GAMES: dict[str, str] = {
@@ -40,3 +40,13 @@ def get(name: str) -> GameSpec:
     if key not in _loaded:
         _loaded[key] = importlib.import_module(GAMES[key] + ".spec").SPEC
     return _loaded[key]
+
+
+def position_flags() -> list[PositionFlag]:
+    """The position flags every game declares (``POSITION_FLAGS`` in its package, which every game has), one per
+    name, for the CLI's ``evaluate``; importing them does not import a game's spec or kernels."""
+    flags: dict[str, PositionFlag] = {}
+    for name in names():
+        for flag in importlib.import_module(GAMES[name]).POSITION_FLAGS:
+            flags.setdefault(flag.name, flag)
+    return list(flags.values())

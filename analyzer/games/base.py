@@ -65,6 +65,18 @@ class RuleOption:
 
 
 @dataclass(frozen=True)
+class PositionFlag:
+    """A position key the game lets ``evaluate`` take as its own flag (``--NAME VALUE``),
+    beside the keys every game has (--seat, --hand, ...) and the generic ``--set KEY=VALUE``.
+    A game lists them as ``POSITION_FLAGS`` in its package's ``__init__.py`` (light to import);
+    the CLI builds the flags from the registry; the value reaches the position as text."""
+
+    name: str
+    help: str
+    metavar: str = "TEXT"
+
+
+@dataclass(frozen=True)
 class StrategyInfo:
     id: int
     description: str
@@ -197,6 +209,18 @@ class GameSpec:
     def describe(self, event: dict[str, Any]) -> str | None:
         """One readable line for an event of the replay, or None to skip it."""
         return None
+
+    # ---- positions and evaluation (analyzer.evaluate) ----------------------------------
+    def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
+                   kernel=None) -> Any:
+        """Check ``position`` and prepare its evaluation (analyzer.evaluate.Evaluation)."""
+        raise AnalyzerError(f"evaluate is not available for {self.name}")
+
+    def extra_tables(self, rules: dict[str, Any], position: dict[str, Any], strat, samples: int, seed: int,
+                     threads: int, kernel=None) -> dict[str, Any]:
+        """Tables beyond the options' table that a position calls for, by name (DataFrames);
+        e.g. Pitch's bid table at a bid. ``kernel``: the kernel with user strategies bound."""
+        return {}
 
 
 def game_end_event(winner_mask: int, players: int, scores: list[int], hands: int) -> dict[str, Any]:

@@ -279,6 +279,13 @@ class Pitch10Spec(GameSpec):
                             out["disc"], out["h54"], out["got54"], out["tries"])
         return out
 
+    def extra_tables(self, rules: dict[str, Any], position: dict[str, Any], strat, samples: int, seed: int,
+                     threads: int, kernel=None) -> dict[str, pd.DataFrame]:
+        """At a bid, the bid table (``bid_table``); nothing at other decisions."""
+        if str(position.get("decision", "")) != "bid":
+            return {}
+        return self.bid_table(rules, position, strat, samples, seed, threads, kernel)
+
     def bid_table(self, rules: dict[str, Any], position: dict[str, Any], strat, samples: int, seed: int,
                   threads: int, kernel=None) -> dict[str, pd.DataFrame]:
         """"How much is this hand worth?": the seat pitches in each trump suit in turn (same

@@ -1,1 +1,4 @@
 """Twenty-Two (docs/rules.md section 1)."""
+
+#: position keys ``evaluate`` takes as flags (none beyond the common ones); read by the CLI
+POSITION_FLAGS: tuple = ()

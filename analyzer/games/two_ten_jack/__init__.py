@@ -1,1 +1,4 @@
 """Two-Ten-Jack (docs/rules.md section 4)."""
+
+#: position keys ``evaluate`` takes as flags (none beyond the common ones); read by the CLI
+POSITION_FLAGS: tuple = ()
