@@ -40,8 +40,10 @@ def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
     """Say so on stderr before a game's kernels are compiled: no silent minute on a first run."""
     from analyzer import games as registry
 
-    from analyzer.runner import BEFORE_KERNEL
+    from analyzer.runner import BEFORE_KERNEL, COMPILE_NOTICE
 
+    if not COMPILE_NOTICE:  # where analyzer.engine says that a user strategy's binding compiles
+        COMPILE_NOTICE.append(lambda text: typer.echo(text, err=True))
     try:
         spec = registry.get(game)
     except Exception:  # noqa: BLE001 - the command itself reports a bad game name

@@ -6,6 +6,13 @@ strategy is an ``@njit`` function; passing it as a kernel argument would defeat 
 to the call site, with the module-level name ``user_strategy`` bound to a dispatcher over
 the user's functions. The code compiled is the very same Python source: one engine.
 
+A binding is compiled once and cached on disk (numba's cache, in a folder of its own under
+the game's cache folder, analyzer.jit): its key hashes the content of the strategies'
+files (and of the files of the ``@njit`` functions their modules import), their names in
+slot order and the legality check. The game's own sources key the folder above it. So the
+second run with the same strategy file starts as fast as a built-in, and editing the file
+compiles a new binding.
+
 A game's ``kernel.py`` declares the chain in ``USER_CHAIN``: the names of the functions,
 innermost first, that (directly or not) call ``user_strategy``; the last two are
 ``run_chunk`` and ``run_traced``.
@@ -13,7 +20,11 @@ innermost first, that (directly or not) call ``user_strategy``; the last two are
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import shutil
 import types
+from pathlib import Path
 from typing import Callable
 
 from analyzer.jit import njit
@@ -42,23 +53,51 @@ def _dispatcher(functions: list[Callable], check_legal: bool = False) -> Callabl
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
     namespace = {f"f{i}": njit(boundscheck=True)(fn.py_func) for i, fn in enumerate(functions)}
+    namespace["__name__"] = __name__  # a cached binding's environment is rebuilt by module name
     exec("\n".join(lines), namespace)
     return njit(namespace["user_strategy"])
 
 
-def rebind(module: types.ModuleType, chain: list[str], overrides: dict[str, Callable]) -> dict[str, Callable]:
-    """Recompile ``chain`` (functions of ``module``) in a namespace with ``overrides``."""
+def rebind(module: types.ModuleType, chain: list[str], overrides: dict[str, Callable],
+           binding: str | None = None) -> dict[str, Callable]:
+    """Recompile ``chain`` (functions of ``module``) in a namespace with ``overrides``;
+    with a ``binding`` key, cached on disk under it (analyzer.jit.GameCacheLocator)."""
     namespace = dict(vars(module))
     namespace.update(overrides)
+    if binding is not None:
+        namespace[BINDING_NAME] = binding
     compiled: dict[str, Callable] = {}
     for name in chain:
         original = getattr(module, name)
         py = original.py_func
         clone = types.FunctionType(py.__code__, namespace, name, py.__defaults__, py.__closure__)
+        clone.__qualname__ = py.__qualname__
         options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
-        compiled[name] = njit(**options)(clone)
+        compiled[name] = njit(cache=binding is not None, **options)(clone)
         namespace[name] = compiled[name]
     return compiled
+
+
+def _source_files(fn: Callable) -> list[str]:
+    """The file of a user function and of the ``@njit`` functions its module holds or imports
+    (a helper module it calls): what its compiled form depends on, besides the game."""
+    files = {inspect.getfile(fn.py_func)}
+    for value in vars(inspect.getmodule(fn.py_func) or types.ModuleType("none")).values():
+        py = getattr(value, "py_func", None)
+        if py is not None:
+            files.add(inspect.getfile(py))
+    return sorted(files)
+
+
+def binding_key(functions: list[Callable], check_legal: bool) -> str:
+    """The cache key of a binding: its functions' sources (files' content), names in slot
+    order, and whether it checks legality."""
+    digest = hashlib.sha256(f"check_legal={check_legal}".encode())
+    for fn in functions:
+        digest.update(f"\0{fn.py_func.__qualname__}".encode())
+        for path in _source_files(fn):
+            digest.update(b"\0" + Path(path).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class BoundKernel:
@@ -79,13 +118,41 @@ class BoundKernel:
 _BOUND: dict[tuple, tuple[list[Callable], BoundKernel]] = {}
 
 
+#: the namespace name that carries a binding's cache key to analyzer.jit.GameCacheLocator
+BINDING_NAME = "__analyzer_binding__"
+#: bindings kept per game cache folder; older ones (by last use) are removed
+KEEP_BINDINGS = 32
+
+
 def bound_kernel(module: types.ModuleType, functions: list[Callable], check_legal: bool = False) -> BoundKernel:
-    """``module`` with ``user_strategy`` dispatching to ``functions`` (slot order)."""
+    """``module`` with ``user_strategy`` dispatching to ``functions`` (slot order), compiled
+    once per binding key and then loaded from the cache."""
     key = (module.__name__, tuple(id(f) for f in functions), check_legal)
     if key not in _BOUND:
-        compiled = rebind(module, module.USER_CHAIN, {"user_strategy": _dispatcher(functions, check_legal)})
+        binding = binding_key(functions, check_legal)
+        _announce(module, binding)
+        compiled = rebind(module, module.USER_CHAIN, {"user_strategy": _dispatcher(functions, check_legal)}, binding)
         _BOUND[key] = (list(functions), BoundKernel(module, compiled))  # the list keeps the ids alive
     return _BOUND[key][1]
+
+
+def _announce(module: types.ModuleType, binding: str) -> None:
+    """Queue the "compiling" notice for a binding not in the cache; mark a cached one used
+    and prune the oldest beyond KEEP_BINDINGS."""
+    from analyzer import jit, runner
+
+    folders = jit.binding_folders(module.__name__.split(".")[-2])
+    mine = [f for f in folders if f.name == f"bind-{binding}"]
+    if mine:
+        for folder in mine:
+            folder.touch()
+    elif runner.COMPILE_NOTICE:
+        notice = runner.COMPILE_NOTICE[0]
+        runner.BEFORE_KERNEL.append(lambda: notice("compiling the kernels with your strategy (first run of this "
+                                                   "strategy file only, about a minute)..."))
+    for old in sorted(folders, key=lambda f: f.stat().st_mtime)[:-KEEP_BINDINGS]:
+        if old.name != f"bind-{binding}":
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def bind_user_strategies(module: types.ModuleType, functions: list[Callable]) -> tuple[Callable, Callable]:

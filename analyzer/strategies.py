@@ -7,8 +7,10 @@ A strategy is written ``name`` or ``name:key=value,key=value`` for a built-in (s
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -57,13 +59,19 @@ def load_user_function(text: str) -> Callable:
     if not path.is_file():
         raise StrategyError(f"user strategy {text}: file {path} not found")
     key = (str(path.resolve()), user_file_hash(text))
-    module_name = f"analyzer_user_{abs(hash(key))}"
+    # a stable name, registered: a cached binding (engine.bound_kernel) imports it by name
+    module_name = "analyzer_user_" + hashlib.sha256("\0".join(key).encode()).hexdigest()[:16]
     try:
         module = _MODULES.get(key)
         if module is None:
             spec = importlib.util.spec_from_file_location(module_name, path)
             module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)  # type: ignore[union-attr]
+            sys.modules[module_name] = module
+            try:
+                spec.loader.exec_module(module)  # type: ignore[union-attr]
+            except BaseException:
+                del sys.modules[module_name]
+                raise
             _MODULES[key] = module
     except KeyboardInterrupt:
         raise
