@@ -34,7 +34,7 @@ from analyzer import api
 from analyzer.errors import AnalyzerError
 from analyzer.errors import StrategyError
 from analyzer.runner import Progress, call_interruptibly, set_workers
-from analyzer.stats import Z95, mean_interval, proportion_interval, wilson
+from analyzer.stats import Z95, Moments, mean_interval, normal_p_value, proportion_interval, wilson
 
 FIRST_LOOK = 1000
 
@@ -50,40 +50,6 @@ def arrangements(players: int, x: int, y: int) -> list[list[int]]:
             if rotated not in seatings:
                 seatings.append(rotated)
     return seatings
-
-
-def normal_p_value(z: float) -> float:
-    return math.erfc(abs(z) / math.sqrt(2)) if math.isfinite(z) else float("nan")
-
-
-@dataclass
-class Moments:
-    """Running sum and sum of squares of a per-deal (or per-game) quantity."""
-
-    n: int = 0
-    s: float = 0.0
-    sq: float = 0.0
-
-    def add(self, values: np.ndarray) -> None:
-        self.n += values.size
-        self.s += float(values.sum())
-        self.sq += float((values * values).sum())
-
-    def interval(self) -> tuple[float, float, float]:
-        return mean_interval(self.s, self.sq, self.n)
-
-    def se(self) -> float:
-        mean, lo, hi = self.interval()
-        return (hi - mean) / Z95 if self.n > 1 else float("nan")
-
-    def proportion(self) -> tuple[float, float, float]:
-        """The mean of values in [0, 1] (a share of wins) with a Wilson interval at its
-        effective sample size: always inside [0, 1]."""
-        if self.n < 2:
-            return (self.s / self.n if self.n else math.nan, math.nan, math.nan)
-        mean = self.s / self.n
-        lo, hi = proportion_interval(mean, self.se() ** 2, self.n)
-        return (mean, lo, hi)
 
 
 @dataclass

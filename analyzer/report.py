@@ -35,7 +35,7 @@ import pandas as pd
 
 from analyzer import report_plots as plots
 from analyzer.errors import AnalyzerError
-from analyzer.stats import Z95, proportion_interval, wilson
+from analyzer.stats import difference_interval, flags_interval, sample_mean_interval, share_interval
 
 FIGURES, TABLES = "figures", "tables"
 MARKDOWN, HTML = "report.md", "report.html"
@@ -67,45 +67,11 @@ FULL = Sizes(tournament=20_000, tournament_mc=500, mc_k=16, convergence=32_000, 
 
 # ---- small statistics helpers ---------------------------------------------------------
 
-def mean_ci(values) -> tuple[float, float, float]:
-    v = np.asarray(values, dtype=float)
-    n = v.size
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    m = float(v.mean())
-    if n < 2:
-        return (m, math.nan, math.nan)
-    half = Z95 * float(v.std(ddof=1)) / math.sqrt(n)
-    return (m, m - half, m + half)
-
-
-def share_ci(values) -> tuple[float, float, float]:
-    """Mean of per-game values in [0, 1] (shares of wins) with a Wilson interval at the
-    effective sample size: always inside [0, 1]."""
-    v = np.asarray(values, dtype=float)
-    if v.size < 2:
-        return (float(v.mean()) if v.size else math.nan, math.nan, math.nan)
-    m = float(v.mean())
-    lo, hi = proportion_interval(m, float(v.var(ddof=1)) / v.size, v.size)
-    return (m, lo, hi)
-
-
-def prop_ci(flags) -> tuple[float, float, float]:
-    v = np.asarray(flags, dtype=float)
-    if v.size == 0:
-        return (math.nan, math.nan, math.nan)
-    lo, hi = wilson(float(v.sum()), v.size)
-    return (float(v.mean()), lo, hi)
-
-
-def diff_ci(a, b) -> tuple[float, float, float]:
-    """Difference of two independent means (a - b) with a normal 95% interval."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.size < 2 or b.size < 2:
-        return (math.nan, math.nan, math.nan)
-    d = float(a.mean() - b.mean())
-    half = Z95 * math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-    return (d, d - half, d + half)
+# the report's names for the interval helpers of analyzer.stats (one statistics module)
+mean_ci = sample_mean_interval
+share_ci = share_interval
+prop_ci = flags_interval
+diff_ci = difference_interval
 
 
 def put(row: dict[str, Any], name: str, value: tuple[float, float, float]) -> None:

@@ -14,6 +14,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from analyzer.stats import Z95
+
 #: Colour-blind friendly palette (Okabe-Ito), used in order for series.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
            "#999999", "#882255"]
@@ -108,8 +110,8 @@ def convergence(frame: pd.DataFrame, title: str, path: str | Path) -> Path:
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), dpi=DPI)
     n = frame["deals"].to_numpy(dtype=float)
     est = frame["win_rate"].to_numpy(dtype=float)
-    half_p = 1.96 * frame["win_rate_se"].to_numpy(dtype=float)
-    half_u = 1.96 * frame["win_rate_se_unpaired"].to_numpy(dtype=float)
+    half_p = Z95 * frame["win_rate_se"].to_numpy(dtype=float)
+    half_u = Z95 * frame["win_rate_se_unpaired"].to_numpy(dtype=float)
     band_p = _share_band(est, frame["win_rate_se"].to_numpy(dtype=float), n)
     band_u = _share_band(est, frame["win_rate_se_unpaired"].to_numpy(dtype=float), n)
     left.fill_between(n, *band_p, color=PALETTE[0], alpha=0.3, label="95% band, duplicate deals")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -44,6 +45,81 @@ def ratio_interval(num: np.ndarray | float, den: np.ndarray | float, num_sq: flo
     var = max(vx - 2 * r * cxy + r * r * vy, 0.0) / (my * my) / (n - 1)
     half = z * math.sqrt(var)
     return (r, r - half, r + half)
+
+
+def normal_p_value(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic ``z`` (nan for an infinite or nan z)."""
+    return math.erfc(abs(z) / math.sqrt(2)) if math.isfinite(z) else float("nan")
+
+
+@dataclass
+class Moments:
+    """Running sum and sum of squares of a per-deal (or per-game) quantity."""
+
+    n: int = 0
+    s: float = 0.0
+    sq: float = 0.0
+
+    def add(self, values: np.ndarray) -> None:
+        self.n += values.size
+        self.s += float(values.sum())
+        self.sq += float((values * values).sum())
+
+    def interval(self) -> tuple[float, float, float]:
+        return mean_interval(self.s, self.sq, self.n)
+
+    def se(self) -> float:
+        mean, lo, hi = self.interval()
+        return (hi - mean) / Z95 if self.n > 1 else float("nan")
+
+    def proportion(self) -> tuple[float, float, float]:
+        """The mean of values in [0, 1] (a share of wins) with a Wilson interval at its
+        effective sample size: always inside [0, 1]."""
+        if self.n < 2:
+            return (self.s / self.n if self.n else math.nan, math.nan, math.nan)
+        mean = self.s / self.n
+        lo, hi = proportion_interval(mean, self.se() ** 2, self.n)
+        return (mean, lo, hi)
+
+
+def sample_mean_interval(values) -> tuple[float, float, float]:
+    """Mean of the values with a normal interval (values independent; nan below two)."""
+    v = np.asarray(values, dtype=float)
+    if v.size == 0:
+        return (math.nan, math.nan, math.nan)
+    if v.size < 2:
+        return (float(v.mean()), math.nan, math.nan)
+    return mean_interval(float(v.sum()), float((v * v).sum()), v.size)
+
+
+def share_interval(values) -> tuple[float, float, float]:
+    """Mean of independent values in [0, 1] (shares of wins) with a Wilson interval at the
+    effective sample size: always inside [0, 1]."""
+    v = np.asarray(values, dtype=float)
+    if v.size < 2:
+        return (float(v.mean()) if v.size else math.nan, math.nan, math.nan)
+    m = float(v.mean())
+    lo, hi = proportion_interval(m, float(v.var(ddof=1)) / v.size, v.size)
+    return (m, lo, hi)
+
+
+def flags_interval(flags) -> tuple[float, float, float]:
+    """Share of true flags (independent yes/no outcomes) with its Wilson interval."""
+    v = np.asarray(flags, dtype=float)
+    if v.size == 0:
+        return (math.nan, math.nan, math.nan)
+    lo, hi = wilson(float(v.sum()), v.size)
+    return (float(v.mean()), lo, hi)
+
+
+def difference_interval(a, b) -> tuple[float, float, float]:
+    """Difference of two independent means (a - b) with a normal interval."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.size < 2 or b.size < 2:
+        return (math.nan, math.nan, math.nan)
+    d = float(a.mean() - b.mean())
+    half = Z95 * math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    return (d, d - half, d + half)
 
 
 class Accumulator:
