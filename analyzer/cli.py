@@ -32,7 +32,8 @@ analyzer compare ninety-nine heuristic random --until-significant
 """,
 )
 
-SEAT_HELP = "K=STRATEGY for seat K (repeatable): a built-in name, or path/to/file.py:function. Seats not named play heuristic."
+SEAT_HELP = ("K=STRATEGY for seat K (repeatable): a built-in name, or path/to/file.py:function[:key=value]. "
+             "Seats not named play heuristic.")
 RULE_HELP = "NAME=VALUE rule option (repeatable), e.g. out_at_zero_chips=true. See `analyzer games`."
 
 
@@ -89,7 +90,7 @@ def _fmt(value: Any) -> str:
 @app.callback(invoke_without_command=True)
 def _options(
     ctx: typer.Context,
-    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True),
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True, metavar=""),
     wide: bool = typer.Option(False, "--wide", help="Tables show every column, however wide.", metavar=""),
 ) -> None:
     """Options for every command (give them before the command: `analyzer --wide simulate ...`)."""
@@ -145,16 +146,16 @@ def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine
 @app.command()
 def simulate(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
-    n_games: int = typer.Option(10_000, "--games", "-n", help="Number of games to play."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Run seed: game i of seed s is always the same game."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: the game's)."),
+    n_games: int = typer.Option(10_000, "--games", "-n", help="Number of games to play.", metavar="N"),
+    seed: int = typer.Option(0, "--seed", "-s", help="Run seed: game i of seed s is always the same game.", metavar="N"),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: the game's).", metavar="N"),
     seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP, metavar="K=STRATEGY"),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
-    out: Optional[str] = typer.Option(None, "--out", help="Write one row per game to FILE.parquet or FILE.csv."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
+    out: Optional[str] = typer.Option(None, "--out", help="Write one row per game to FILE.parquet or FILE.csv.", metavar="FILE"),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON.", metavar=""),
-    plot: Optional[str] = typer.Option(None, "--plot", help="Save win rates with 95% intervals to FILE.png."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a chunk of games takes longer than T seconds (a strategy stuck in a loop)."),
+    plot: Optional[str] = typer.Option(None, "--plot", help="Save win rates with 95% intervals to FILE.png.", metavar="FILE"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a chunk of games takes longer than T seconds (a strategy stuck in a loop).", metavar="T"),
 ) -> None:
     """Play many games and summarize them per seat, with 95% intervals (`analyzer --wide simulate ...`
     shows every column).
@@ -219,13 +220,13 @@ def _print_summary(summary) -> None:
 @app.command()
 def play(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Run seed (as in simulate)."),
-    index: int = typer.Option(0, "--index", "-i", help="Index of the first game within the run."),
-    n_games: int = typer.Option(1, "--games", "-n", help="How many consecutive games."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Run seed (as in simulate).", metavar="N"),
+    index: int = typer.Option(0, "--index", "-i", help="Index of the first game within the run.", metavar="N"),
+    n_games: int = typer.Option(1, "--games", "-n", help="How many consecutive games.", metavar="N"),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players.", metavar="N"),
     seat: Optional[List[str]] = typer.Option(None, "--seat", help=SEAT_HELP, metavar="K=STRATEGY"),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
-    record: Optional[str] = typer.Option(None, "--record", help="Write the records (JSON Lines, docs/record.md) to FILE."),
+    record: Optional[str] = typer.Option(None, "--record", help="Write the records (JSON Lines, docs/record.md) to FILE.", metavar="FILE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No replay text, only the record file.", metavar=""),
 ) -> None:
     """Replay game(s) readably and write their records.
@@ -258,17 +259,17 @@ def play(
 def compare(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
     strategy: Optional[List[str]] = typer.Argument(None, help="Two or more strategies to compare: built-in names, or path/to/file.py:function.", metavar="STRATEGY..."),
-    n_games: int = typer.Option(10_000, "--games", "-n", help="Deals to play (each under every seating)."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Run seed."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    n_games: int = typer.Option(10_000, "--games", "-n", help="Deals to play (each under every seating).", metavar="N"),
+    seed: int = typer.Option(0, "--seed", "-s", help="Run seed.", metavar="N"),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players.", metavar="N"),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP + " Repeat a name with other values for a variant study.", metavar="NAME=VALUE"),
     seat: Optional[List[str]] = typer.Option(None, "--seat", help="Variant studies: " + SEAT_HELP, metavar="K=STRATEGY"),
     until_significant: bool = typer.Option(False, "--until-significant", help="Stop once every difference is decided (sequential test).", metavar=""),
-    alpha: float = typer.Option(0.05, "--alpha", help="Overall error rate of the test."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
+    alpha: float = typer.Option(0.05, "--alpha", help="Overall error rate of the test.", metavar="X"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
-    csv: Optional[str] = typer.Option(None, "--csv", help="Write the main table to FILE.csv."),
-    plot: Optional[str] = typer.Option(None, "--plot", help="Save a figure to FILE.png (error bars; heat map for 3+)."),
+    csv: Optional[str] = typer.Option(None, "--csv", help="Write the main table to FILE.csv.", metavar="FILE"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="Save a figure to FILE.png (error bars; heat map for 3+).", metavar="FILE"),
 ) -> None:
     """Which strategy is better, by how much, and how sure are we? (duplicate deals)
 
@@ -337,10 +338,10 @@ def compare(
 @app.command()
 def batch(
     job: str = typer.Argument(..., help="Job file (TOML), see examples/jobs/."),
-    out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local threads (default: all cores)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (jobs with user strategies run locally only)."),
-    local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1."),
+    out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints.", metavar="FILE"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local threads (default: all cores).", metavar="N"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (jobs with user strategies run locally only).", metavar="TEXT"),
+    local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1.", metavar="N"),
 ) -> None:
     """Run a job file of simulate/compare runs: resumable, exact, local or on Dask.
 
@@ -399,31 +400,31 @@ def _with_game_flags(command):
 @_with_game_flags
 def evaluate(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
-    seat: Optional[int] = typer.Option(None, "--seat", help="The deciding seat."),
-    dealer: Optional[int] = typer.Option(None, "--dealer", help="The dealer's seat."),
-    hand: Optional[str] = typer.Option(None, "--hand", help='Cards held, e.g. "KS 4D 7C".'),
-    scores: Optional[str] = typer.Option(None, "--scores", help="Scores per seat (per team in pitch10), e.g. 0,5,12,0."),
-    played: Optional[str] = typer.Option(None, "--played", help="Cards already played this hand (seen by everyone)."),
-    decision: Optional[str] = typer.Option(None, "--decision", help="The decision kind when the position allows several (e.g. bid)."),
+    seat: Optional[int] = typer.Option(None, "--seat", help="The deciding seat.", metavar="N"),
+    dealer: Optional[int] = typer.Option(None, "--dealer", help="The dealer's seat.", metavar="N"),
+    hand: Optional[str] = typer.Option(None, "--hand", help='Cards held, e.g. "KS 4D 7C".', metavar="TEXT"),
+    scores: Optional[str] = typer.Option(None, "--scores", help="Scores per seat (per team where the game has teams), e.g. 0,5,12,0.", metavar="TEXT"),
+    played: Optional[str] = typer.Option(None, "--played", help="Cards already played this hand (seen by everyone).", metavar="TEXT"),
+    decision: Optional[str] = typer.Option(None, "--decision", help="The decision kind when the position allows several (e.g. bid).", metavar="TEXT"),
     setting: Optional[List[str]] = typer.Option(None, "--set", metavar="KEY=VALUE", help="Any other position key, KEY=VALUE (repeatable)."),
-    position_file: Optional[str] = typer.Option(None, "--position", help="The position as a JSON file (formats in docs/<game>.md)."),
-    record: Optional[str] = typer.Option(None, "--record", help="Take the position from a record file (JSONL)..."),
-    game_number: int = typer.Option(0, "--game", help="...game K of that file (0 = first)..."),
-    at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), seen by the deciding seat."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players."),
+    position_file: Optional[str] = typer.Option(None, "--position", help="The position as a JSON file (formats in docs/GAME.md).", metavar="FILE"),
+    record: Optional[str] = typer.Option(None, "--record", help="Take the position from a record file (JSONL)...", metavar="FILE"),
+    game_number: int = typer.Option(0, "--game", help="...game K of that file (0 = first)...", metavar="N"),
+    at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), seen by the deciding seat.", metavar="N"),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players.", metavar="N"),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
     rollout: Optional[List[str]] = typer.Option(None, "--rollout", metavar="[K=]STRATEGY", help="Rollout strategy for every seat, e.g. mc:k=8 or path/to/file.py:function (default heuristic), or K=STRATEGY per seat (repeatable)."),
-    samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play."),
-    precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every proportion interval (win, and a yes/no outcome) is within +-X."),
-    confidence: float = typer.Option(0.95, "--confidence", help="Stop once the best option's P(best) reaches this."),
-    exact_limit: int = typer.Option(2000, "--exact-limit", help="Enumerate the hidden cards when at most this many deals are consistent (0: always sample)."),
-    infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (Pitch: bids) into their hidden cards.", metavar=""),
-    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after T seconds."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
+    samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play.", metavar="N"),
+    precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every proportion interval (win, and a yes/no outcome) is within +-X.", metavar="X"),
+    confidence: float = typer.Option(0.95, "--confidence", help="Stop once the best option's P(best) reaches this.", metavar="X"),
+    exact_limit: int = typer.Option(2000, "--exact-limit", help="Enumerate the hidden cards when at most this many deals are consistent (0: always sample).", metavar="N"),
+    infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (e.g. bids) into their hidden cards, where the game can.", metavar=""),
+    seconds: Optional[float] = typer.Option(None, "--time", help="Stop after T seconds.", metavar="T"),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples.", metavar="N"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
-    csv: Optional[str] = typer.Option(None, "--csv", help="Write the table to FILE.csv."),
-    plot: Optional[str] = typer.Option(None, "--plot", help="Save the options with error bars to FILE.png."),
+    csv: Optional[str] = typer.Option(None, "--csv", help="Write the table to FILE.csv.", metavar="FILE"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="Save the options with error bars to FILE.png.", metavar="FILE"),
     **game_flags: Optional[str],
 ) -> None:
     """How good is each option I have? Every legal option is played out on the same sampled
@@ -559,10 +560,10 @@ def _print_options(table, outcome: str) -> None:
 @app.command()
 def report(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
-    out: str = typer.Option(..., "--out", "-o", help="Folder for report.md, report.html, figures/ and tables/."),
+    out: str = typer.Option(..., "--out", "-o", help="Folder for report.md, report.html, figures/ and tables/.", metavar="FILE"),
     quick: bool = typer.Option(False, "--quick", help="A small version in seconds (previews, tests).", metavar=""),
-    seed: int = typer.Option(2026, "--seed", "-s", help="Seed of every run in the report."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores)."),
+    seed: int = typer.Option(2026, "--seed", "-s", help="Seed of every run in the report.", metavar="N"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
 ) -> None:
     """Build a strategy report: Markdown + figures + CSV tables, and one self-contained HTML.
 

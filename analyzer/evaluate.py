@@ -21,7 +21,7 @@ Here the samples are spent, and the numbers made to agree with each other:
   options so that the chance of ever dropping an option as good as the best is at most
   ``RACE_ALPHA`` (5%, Bonferroni over every look and option).
 - **Ranking**: by the win probability, then by the hand outcome (in its own direction:
-  fewer points taken is better in Hearts); when no sample tells the options apart on the
+  fewer points taken is better in some games); when no sample tells the options apart on the
   win (the game is decided either way) the hand outcome ranks them. Dropped options come
   after the kept ones.
 - **P(best)** comes from an exchangeable normal model of the kept options' estimates
@@ -75,7 +75,7 @@ class Evaluation:
     the same future for every option) and returns int64[n, k, 2]: per sample and option the
     hand outcome and 1 if the seat went on to win the game. With ``weighted`` it returns a
     pair ``(result, weights)``, weights float64[n] the importance weight of each sample
-    (e.g. Pitch's inference from bids).
+    (e.g. an inference from bids).
 
     ``groups``: the options that are equivalent in the position (interchangeable cards, the
     same move reached two ways), as lists of indices into ``options``; the evaluator plays
@@ -170,7 +170,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
 
     ``exact_limit``: enumerate the consistent worlds instead of sampling them when they
     number at most this many (0: always sample). ``infer``: let the game read the other
-    players' earlier choices into the hidden cards where it can (Pitch: the bids).
+    players' earlier choices into the hidden cards where it can (e.g. the bids).
     ``confidence``: the P(best) at which the best option counts as separated. ``notify``
     receives a one-line estimate of the run time when the budget looks longer than a minute.
     """

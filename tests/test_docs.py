@@ -23,6 +23,7 @@ so that the suite stays fast, and nothing else is changed:
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -128,6 +129,12 @@ def prepare(tmp: Path) -> None:
         job.write_text(text, encoding="utf-8")
 
 
+def overflowing(text: str) -> list[str]:
+    """Lines of a command's output (run with COLUMNS=80) wider than 80 columns or with a cut
+    cell (``…``): issue #17's bar is that every table fits and no number is cut."""
+    return [line for line in text.splitlines() if len(line) > 80 or "\u2026" in line]
+
+
 def allowed(name: str, line: str) -> str | None:
     for (file, start), reason in ALLOWED.items():
         if file == name and line.startswith(start):
@@ -155,7 +162,7 @@ def test_commands_run_as_pasted(name: str, tmp_path: Path) -> None:
         argv = shrink(args, tmp_path)
         started = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "analyzer", *argv[1:]], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=TIMEOUT)
+                              capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, "COLUMNS": "80"})
         elapsed = time.perf_counter() - started
         print(f"{elapsed:6.1f} s  {name}:{lineno}  {shlex.join(argv)}")  # shown with pytest -s
         assert proc.returncode == expected, (
@@ -163,6 +170,8 @@ def test_commands_run_as_pasted(name: str, tmp_path: Path) -> None:
             f"expected {expected}, after {elapsed:.1f} s\n--- stdout\n{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-3000:]}")
         if expected:
             assert proc.stderr.strip().splitlines()[-1].startswith("error: "), f"{name}:{lineno}: {proc.stderr}"
+        if not {"--json", "--wide", "--help"} & set(argv):
+            assert not overflowing(proc.stdout), f"{name}:{lineno}: wider than 80 columns: {overflowing(proc.stdout)}"
         ran += 1
     if name == "README.md":
         assert ran >= 15, f"only {ran} commands found in README.md"
