@@ -22,13 +22,14 @@ from analyzer.io import RowWriter
 from analyzer.runner import run_games
 from analyzer.stats import Accumulator
 from analyzer.strategies import SeatStrategy, resolve_seats, strategy_array
+from analyzer.results import Result, clean
 
 MAX_SEED = 2**64 - 1
 MAX_INDEX = 2**62  # game indexes are int64 in the kernels
 
 
 @dataclass
-class Summary:
+class Summary(Result):
     """What ``simulate`` returns: tables (DataFrames) and the run's facts."""
 
     game: str
@@ -59,26 +60,13 @@ class Summary:
             line += "; clearly ahead of every other seat"
         return line + "."
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
-            "games": self.games, "hands": self.hands, "elapsed_s": round(self.elapsed, 4),
-            "interrupted": self.interrupted, "totals": _clean(self.totals), "verdict": self.verdict(),
-            **{name: _clean(table.to_dict(orient="records")) for name, table in self.tables.items()},
-        }
+    def run_facts(self) -> dict[str, Any]:
+        return {"game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
+                "games": self.games, "hands": self.hands, "elapsed_s": round(self.elapsed, 4),
+                "interrupted": self.interrupted, "totals": self.totals}
 
 
-def _clean(value: Any) -> Any:
-    """JSON-friendly: numpy scalars to Python, NaN to None."""
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clean(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
+_clean = clean  # the name the modules use
 
 
 # ---- listing ---------------------------------------------------------------------------

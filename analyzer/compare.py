@@ -34,6 +34,7 @@ from analyzer import api
 from analyzer.errors import AnalyzerError
 from analyzer.errors import StrategyError
 from analyzer.runner import Progress, call_interruptibly, set_workers
+from analyzer.results import Result
 from analyzer.stats import Z95, Moments, mean_interval, normal_p_value, proportion_interval, wilson
 
 FIRST_LOOK = 1000
@@ -152,7 +153,7 @@ class PairStats:
 
 
 @dataclass
-class Comparison:
+class Comparison(Result):
     game: str
     rules: dict[str, Any]
     seed: int
@@ -188,13 +189,10 @@ class Comparison:
                      f"{spec.name}).")
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
-        return api._clean({
-            "game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
-            "deals": self.games, "elapsed_s": round(self.elapsed, 3), "interrupted": self.interrupted,
-            "stopped_early": self.stopped_early, "alpha": self.alpha,
-            **{k: v.to_dict(orient="records") for k, v in self.tables.items()},
-        })
+    def run_facts(self) -> dict[str, Any]:
+        return {"game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
+                "deals": self.games, "elapsed_s": round(self.elapsed, 3), "interrupted": self.interrupted,
+                "stopped_early": self.stopped_early, "alpha": self.alpha}
 
 
 def _looks(n_games: int) -> list[int]:
@@ -373,7 +371,7 @@ def _tables(names: list[str], pairs: list[PairStats], ranking: list[Moments], le
 # ---- rule-variant studies ------------------------------------------------------------------
 
 @dataclass
-class VariantStudy:
+class VariantStudy(Result):
     game: str
     seed: int
     strategies: list[str]
@@ -383,12 +381,9 @@ class VariantStudy:
     interrupted: bool
     tables: dict[str, pd.DataFrame]
 
-    def to_dict(self) -> dict[str, Any]:
-        return api._clean({
-            "game": self.game, "seed": self.seed, "strategies": self.strategies, "variants": self.variants,
-            "games": self.games, "elapsed_s": round(self.elapsed, 3), "interrupted": self.interrupted,
-            **{k: v.to_dict(orient="records") for k, v in self.tables.items()},
-        })
+    def run_facts(self) -> dict[str, Any]:
+        return {"game": self.game, "seed": self.seed, "strategies": self.strategies, "variants": self.variants,
+                "games": self.games, "elapsed_s": round(self.elapsed, 3), "interrupted": self.interrupted}
 
 
 def rule_grid(items: list[tuple[str, str]]) -> list[dict[str, str]]:

@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import AnalyzerError
+from analyzer.results import Result
 from analyzer.stats import Z95, OptionStats, normal_quantile, prob_best, proportion_interval
 
 FIRST_ROUND = 256
@@ -100,7 +101,7 @@ class Evaluation:
 
 
 @dataclass
-class EvaluationResult:
+class EvaluationResult(Result):
     game: str
     position: dict[str, Any]
     samples: int
@@ -151,12 +152,9 @@ class EvaluationResult:
             line += " (more --samples or --time would tell them apart)"
         return line + "."
 
-    def to_dict(self) -> dict[str, Any]:
-        from analyzer.api import _clean
-
-        return _clean({"game": self.game, "position": self.position, "samples": self.samples,
-                       "elapsed_s": round(self.elapsed, 3), "stopped": self.stopped,
-                       "verdict": self.verdict(), **self.facts, **{k: v.to_dict(orient="records") for k, v in self.tables.items()}})
+    def run_facts(self) -> dict[str, Any]:
+        return {"game": self.game, "position": self.position, "samples": self.samples,
+                "elapsed_s": round(self.elapsed, 3), "stopped": self.stopped, **self.facts}
 
 
 def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str | None = None,

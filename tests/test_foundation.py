@@ -196,3 +196,24 @@ def test_illegal_user_move_names_strategy_game_and_decision(cli, tmp_path):
     assert "strategies.py:illegal (seat 2) returned an illegal move 'K' in game" in err
     assert "decision" in err
     assert not out.exists() and not list(tmp_path.iterdir()), "no half-written file"
+
+
+def test_every_command_result_is_one_result_type():
+    """simulate, compare, variant studies and evaluate return a results.Result: facts, a
+    verdict and tables in to_dict (what --json prints), NaN as null."""
+    import math
+
+    import pandas as pd
+
+    from analyzer.api import Summary
+    from analyzer.compare import Comparison, VariantStudy
+    from analyzer.evaluate import EvaluationResult
+    from analyzer.results import Result
+
+    for cls in (Summary, Comparison, VariantStudy, EvaluationResult):
+        assert issubclass(cls, Result)
+    table = {"seats": pd.DataFrame({"seat": [0], "strategy": ["random"], "win_rate": [0.5], "win_rate_lo": [0.4],
+                                    "win_rate_hi": [0.6], "score": [math.nan]})}
+    out = Summary("hearts2", {}, 1, ["random"], 10, 20, 0.5, False, table, {"x": 1.0}).to_dict()
+    assert out["game"] == "hearts2" and out["seats"][0]["score"] is None and out["verdict"].startswith("Seat 0")
+    assert list(out).index("verdict") < list(out).index("seats")
