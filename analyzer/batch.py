@@ -21,11 +21,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import os
 import json
 import pickle
 import time
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +52,17 @@ class Run:
     strategies: list[str] = field(default_factory=list)
     chunk: int = DEFAULT_CHUNK
     alpha: float = 0.05
+    #: user strategy files by the path the run names them with -> their text, for a run sent
+    #: to Dask workers (``travelling``); empty otherwise
+    sources: dict[str, str] = field(default_factory=dict)
 
     @functools.cached_property
     def key(self) -> str:
         """Hash of the settings and the compiled sources, fixed once per job (checkpoint folder)."""
         from analyzer.jit import source_hash
 
-        text = json.dumps(asdict(self), sort_keys=True, default=str) + source_hash()
+        settings = {k: v for k, v in asdict(self).items() if k != "sources"}
+        text = json.dumps(settings, sort_keys=True, default=str) + source_hash()
         users = self.user_strategies()
         if users:  # editing a user strategy's file recomputes the runs that play it
             from analyzer.strategies import user_file_hash
@@ -76,6 +81,42 @@ class Run:
 
     def chunks(self) -> list[tuple[int, int]]:
         return [(start, min(self.chunk, self.games - start)) for start in range(0, self.games, self.chunk)]
+
+    def travelling(self) -> "Run":
+        """The run with the text of its user strategies' files, for a worker that may not
+        see them (a Dask worker on another machine): ``landed`` writes them out there."""
+        from analyzer.strategies import user_path
+
+        paths = dict.fromkeys(user_path(u) for u in self.user_strategies())
+        if not paths:
+            return self
+        sources = {p: Path(p).read_text(encoding="utf-8") for p in paths}
+        moved = replace(self, sources=sources)
+        moved.__dict__["key"] = self.key  # the same run: the same checkpoints
+        return moved
+
+    def landed(self) -> "Run":
+        """On a worker: the run with its user strategies' files written under the cache
+        (one folder per content: every worker of a machine shares it, and the compiled
+        binding, which is keyed on the content, analyzer.engine) and its texts pointing there."""
+        if not self.sources:
+            return self
+        from analyzer.jit import sources_folder
+        from analyzer.strategies import with_user_path
+
+        where: dict[str, str] = {}
+        for path, text in self.sources.items():
+            folder = sources_folder() / hashlib.sha256(text.encode()).hexdigest()[:16]
+            folder.mkdir(parents=True, exist_ok=True)
+            target = folder / Path(path).name
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                partial = target.with_suffix(f".{os.getpid()}.part")
+                partial.write_text(text, encoding="utf-8")
+                os.replace(partial, target)
+            where[path] = str(target)
+        move = lambda t: with_user_path(t, where)  # noqa: E731
+        return replace(self, sources={}, seats={k: move(v) for k, v in self.seats.items()},
+                       strategies=[move(t) for t in self.strategies])
 
 
 # ---- job files --------------------------------------------------------------------------
@@ -203,6 +244,7 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
     from analyzer import api
     from analyzer.stats import Accumulator
 
+    run = run.landed()
     if run.kind == "simulate":
         s = api.setup(run.game, run.players, run.seats, run.rules)
         acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
@@ -214,11 +256,12 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
         if result.interrupted or result.games != count:
             raise KeyboardInterrupt  # a partial chunk is never saved as done
         return acc
-    from analyzer.compare import Tournament, run_arms
+    from analyzer.compare import Tournament
+    from analyzer.runner import run_arms
 
     t = Tournament(run.game, run.strategies, run.players, run.rules)
     done, _, interrupted = t.guard(lambda: run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False,
-                                                    threads, False, "", first_index=start, chunk=count))
+                                                    workers=threads, first_index=start, chunk=count))
     if interrupted or done != count:
         raise KeyboardInterrupt  # a partial chunk is never saved as done
     return t.state()
@@ -354,13 +397,6 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
     :class:`JobInterrupted`, writing no result files; running it again resumes.
     """
     runs = load_job(job)
-    if scheduler or local_cluster:
-        for run in runs:
-            users = run.user_strategies()
-            if users:
-                raise AnalyzerError(f"run {run.name!r} plays the user strategy {users[0]}: user strategies run in "
-                                    "local batch jobs only (each Dask worker would have to load and compile the "
-                                    "file itself); drop --scheduler/--local-cluster")
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise AnalyzerError(f"--out {out} exists and is not a folder")
@@ -444,8 +480,10 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
     try:
         client.run(warm_worker, games)
         futures = {}
+        travelling = {id(run): run.travelling() for run, _, _ in todo}  # user strategies' files go along
         for run, start, count in todo:
-            future = client.submit(play_chunk, run, start, count, key=f"{run.key}-{start}", retries=3, pure=False)
+            future = client.submit(play_chunk, travelling[id(run)], start, count, key=f"{run.key}-{start}",
+                                   retries=3, pure=False)
             futures[future] = (run, start, count)
         for future in as_completed(futures):
             run, start, count = futures[future]

@@ -33,7 +33,7 @@ import pandas as pd
 from analyzer import api
 from analyzer.errors import AnalyzerError
 from analyzer.errors import StrategyError
-from analyzer.runner import Progress, call_interruptibly, set_workers
+from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
 from analyzer.stats import Z95, Moments, mean_interval, normal_p_value, proportion_interval, wilson
 
@@ -51,65 +51,6 @@ def arrangements(players: int, x: int, y: int) -> list[list[int]]:
             if rotated not in seatings:
                 seatings.append(rotated)
     return seatings
-
-
-@dataclass
-class Arm:
-    """One way of playing every deal: a kernel, its rule parameters and strategy array."""
-
-    run_chunk: Callable
-    params: np.ndarray
-    strat: np.ndarray
-    ncols: int
-    seating: list[int] = field(default_factory=list)
-    #: ``describe(game index, err row)``: the illegal-move message naming the strategy
-    describe: Callable[[int, np.ndarray], str] | None = None
-
-
-def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, list[np.ndarray]], bool],
-             workers: int | None, progress: bool, label: str, boundaries: list[int] | None = None,
-             first_index: int = 0, chunk: int | None = None) -> tuple[int, float, bool]:
-    """Play games ``first_index .. first_index + n_games - 1`` under every arm, chunk by
-    chunk, on the same streams (``chunk`` fixes the chunk size; default: about 0.25 s).
-
-    Chunks never straddle a value of ``boundaries`` (the looks of a sequential test).
-    ``on_chunk(done, rows_per_arm)`` folds the rows; returning True stops early.
-    Returns (games played, seconds, interrupted).
-    """
-    threads = set_workers(workers)
-    bar = Progress(n_games, label, progress)
-    started = time.perf_counter()
-    done, size, interrupted = 0, chunk or 2000, False
-    stops = sorted(set(boundaries or []) | {n_games})
-    try:
-        while done < n_games:
-            n = min(size, next(b for b in stops if b > done) - done)
-            t0 = time.perf_counter()
-            rows = []
-            for arm in arms:
-                out = np.zeros((n, arm.ncols), dtype=np.int64)
-                err = np.full((n, 4), -1, dtype=np.int64)
-                call_interruptibly(arm.run_chunk, np.uint64(seed), np.int64(first_index + done), arm.params,
-                                   arm.strat, out, err, np.int64(min(n, 4 * threads)))
-                bad = np.flatnonzero(err[:, 0] >= 0)
-                if bad.size:
-                    g = int(bad[0])
-                    if arm.describe is not None:
-                        raise StrategyError(arm.describe(first_index + done + g, err[g]))
-                    raise StrategyError(f"a strategy returned an illegal move {int(err[g, 2])} in game "
-                                        f"{first_index + done + g}, decision {int(err[g, 0])} (seat {int(err[g, 1])})")
-                rows.append(out)
-            done += n
-            bar.update(done)
-            if on_chunk(done, rows):
-                break
-            if chunk is None:
-                size = int(min(1 << 17, max(1000, n / max(time.perf_counter() - t0, 1e-6) * 0.25)))
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        bar.close()
-    return done, time.perf_counter() - started, interrupted
 
 
 def _popcount(mask: np.ndarray, players: int) -> np.ndarray:
@@ -299,8 +240,9 @@ def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0
                 return True
         return False
 
-    done, elapsed, interrupted = t.guard(lambda: run_arms(t.arms, seed, games, on_chunk, workers, progress,
-                                                          f"compare {game}", looks if until_significant else None))
+    done, elapsed, interrupted = t.guard(lambda: run_arms(
+        t.arms, seed, games, on_chunk, workers=workers, progress=progress, label=f"compare {game}",
+        boundaries=looks if until_significant else None))
     return Comparison(t.base.spec.name, t.base.rules, seed, t.labels, done, elapsed, interrupted,
                       state["stopped"], alpha, t.tables(level))
 
@@ -429,7 +371,7 @@ def variants(game: str, grid: list[dict[str, Any]], games: int = 10_000, seed: i
 
     arms = [Arm(s.run_chunk, s.params, s.strat, len(s.spec.columns(s.rules))) for s in setups]
     done, elapsed, interrupted = api._user_compile_guard(first, lambda: run_arms(
-        arms, seed, games, on_chunk, workers, progress, f"variants {game}"))
+        arms, seed, games, on_chunk, workers=workers, progress=progress, label=f"variants {game}"))
     rows = []
     for v, rules in enumerate(grid):
         row: dict[str, Any] = {"variant": ", ".join(f"{k}={val}" for k, val in rules.items())}

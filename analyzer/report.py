@@ -36,6 +36,7 @@ import pandas as pd
 from analyzer import report_plots as plots
 from analyzer.errors import AnalyzerError
 from analyzer.stats import difference_interval, flags_interval, sample_mean_interval, share_interval
+from analyzer.runner import run_arms
 
 FIGURES, TABLES = "figures", "tables"
 MARKDOWN, HTML = "report.md", "report.html"
@@ -408,8 +409,8 @@ def _convergence_section(r: Report, spec) -> pd.DataFrame:
                          "score_margin_hi": pair["score_margin_hi"]})
         return False
 
-    r.run("convergence", "compare.Tournament + compare.run_arms", lambda: compare.run_arms(
-        tour.arms, r.seed, s.convergence, on_chunk, r.workers, False, "report", boundaries=looks),
+    r.run("convergence", "compare.Tournament + runner.run_arms", lambda: run_arms(
+        tour.arms, r.seed, s.convergence, on_chunk, workers=r.workers, label="report", boundaries=looks),
         strategies="heuristic random", deals=s.convergence)
     frame = pd.DataFrame(rows)
     r.h(2, "Convergence of the headline number")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -138,6 +138,80 @@ class Progress:
             self.bar.stop()
 
 
+@dataclass
+class Arm:
+    """One way of playing every deal: a kernel, its rule parameters and strategy array."""
+
+    run_chunk: Callable
+    params: np.ndarray
+    strat: np.ndarray
+    ncols: int
+    seating: list[int] = field(default_factory=list)
+    #: ``describe(game index, err row)``: the illegal-move message naming the strategy
+    describe: Callable[[int, np.ndarray], str] | None = None
+
+
+def _check_errors(arm: Arm, first: int, err: np.ndarray) -> None:
+    """Raise StrategyError for the first game of the chunk (game ``first`` + row) in which a
+    strategy returned an illegal move (``err`` rows: decision, seat, move; -1 when fine)."""
+    bad = np.flatnonzero(err[:, 0] >= 0)
+    if bad.size:
+        g = int(bad[0])
+        if arm.describe is not None:
+            raise StrategyError(arm.describe(first + g, err[g]))
+        raise StrategyError(f"a strategy returned an illegal move {int(err[g, 2])} in game {first + g}, "
+                            f"decision {int(err[g, 0])} (seat {int(err[g, 1])})")
+
+
+def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, list[np.ndarray]], bool], *,
+             workers: int | None = None, progress: bool = False, label: str = "games",
+             boundaries: list[int] | None = None, first_index: int = 0, chunk: int | None = None,
+             timeout: float | None = None) -> tuple[int, float, bool]:
+    """The one chunk executor (simulate, compare, variant studies, batch chunks): play games
+    ``first_index .. first_index + n_games - 1`` under every arm, chunk by chunk, on the same
+    streams, checking every arm's strategy errors.
+
+    ``chunk`` fixes the chunk size (default: about CHUNK_SECONDS per chunk). Chunks never
+    straddle a value of ``boundaries`` (the looks of a sequential test). ``on_chunk(done,
+    rows_per_arm)`` folds the rows of the games up to ``done``; returning True stops early.
+    ``timeout``: a chunk taking longer raises StrategyError. Returns (games played, seconds
+    of play, interrupted): the time excludes compiling (each kernel is first called on an
+    empty chunk).
+    """
+    threads = set_workers(workers)
+    for arm in arms:
+        call_interruptibly(arm.run_chunk, np.uint64(seed), np.int64(first_index), arm.params, arm.strat,
+                           np.zeros((0, arm.ncols), dtype=np.int64), np.full((0, 4), -1, dtype=np.int64), np.int64(1))
+    bar = Progress(n_games, label, progress)
+    started = time.perf_counter()
+    done, size, interrupted = 0, chunk or MIN_CHUNK * 4, False
+    stops = sorted(set(boundaries or []) | {n_games})
+    try:
+        while done < n_games:
+            n = min(size, next(b for b in stops if b > done) - done)
+            t0 = time.perf_counter()
+            rows = []
+            for arm in arms:
+                out = np.zeros((n, arm.ncols), dtype=np.int64)
+                err = np.full((n, 4), -1, dtype=np.int64)
+                call_interruptibly(arm.run_chunk, np.uint64(seed), np.int64(first_index + done), arm.params,
+                                   arm.strat, out, err, np.int64(min(n, 4 * threads)), timeout=timeout)
+                _check_errors(arm, first_index + done, err)
+                rows.append(out)
+            spent = time.perf_counter() - t0
+            done += n
+            bar.update(done)
+            if on_chunk(done, rows):
+                break
+            if chunk is None:
+                size = int(min(MAX_CHUNK, max(MIN_CHUNK, n / max(spent, 1e-6) * CHUNK_SECONDS)))
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    return done, time.perf_counter() - started, interrupted
+
+
 def run_games(
     kernel: Callable,
     seed: int,
@@ -155,48 +229,20 @@ def run_games(
     first_index: int = 0,
     timeout: float | None = None,
 ) -> RunResult:
-    """Play games ``first_index .. first_index + n_games - 1`` of run ``seed``.
-
-    ``kernel`` is a game's ``run_chunk``; rows go to ``acc`` and ``on_rows(start, rows)``.
-    A strategy's illegal move raises :class:`StrategyError` with ``describe_error``'s text.
+    """Play games ``first_index .. first_index + n_games - 1`` of run ``seed`` (one arm of
+    ``run_arms``). ``kernel`` is a game's ``run_chunk``; rows go to ``acc`` and
+    ``on_rows(start, rows)``. A strategy's illegal move raises :class:`StrategyError` with
+    ``describe_error``'s text.
     """
-    threads = set_workers(workers)
-    ncols = len(acc.columns)
-    nblocks_per_thread = 4
-    # compile (or load) the kernel on an empty chunk first, so that the time and the speed
-    # reported are those of playing, not of compiling
-    call_interruptibly(kernel, np.uint64(seed), np.int64(first_index), params, strat,
-                       np.zeros((0, ncols), dtype=np.int64), np.full((0, 4), -1, dtype=np.int64), np.int64(1))
     acc.warm()
-    bar = Progress(n_games, label, progress)
-    started = time.perf_counter()
-    done = 0
-    size = chunk or MIN_CHUNK * 4
-    interrupted = False
-    try:
-        while done < n_games:
-            n = min(size, n_games - done)
-            out = np.zeros((n, ncols), dtype=np.int64)
-            err = np.full((n, 4), -1, dtype=np.int64)
-            t0 = time.perf_counter()
-            call_interruptibly(kernel, np.uint64(seed), np.int64(first_index + done), params, strat, out, err,
-                               np.int64(min(n, nblocks_per_thread * threads)), timeout=timeout)
-            spent = time.perf_counter() - t0
-            bad = np.flatnonzero(err[:, 0] >= 0)
-            if bad.size:
-                g = int(bad[0])
-                text = describe_error(first_index + done + g, err[g]) if describe_error else str(err[g])
-                raise StrategyError(text)
-            acc.add(out)
-            if on_rows is not None:
-                on_rows(first_index + done, out)
-            done += n
-            bar.update(done)
-            if chunk is None:
-                rate = n / max(spent, 1e-6)
-                size = int(min(MAX_CHUNK, max(MIN_CHUNK, rate * CHUNK_SECONDS)))
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        bar.close()
-    return RunResult(acc, done, time.perf_counter() - started, interrupted)
+    arm = Arm(kernel, params, strat, len(acc.columns), describe=describe_error)
+
+    def fold(done: int, rows: list[np.ndarray]) -> bool:
+        acc.add(rows[0])
+        if on_rows is not None:
+            on_rows(first_index + done - len(rows[0]), rows[0])
+        return False
+
+    done, elapsed, interrupted = run_arms([arm], seed, n_games, fold, workers=workers, progress=progress,
+                                          label=label, first_index=first_index, chunk=chunk, timeout=timeout)
+    return RunResult(acc, done, elapsed, interrupted)
