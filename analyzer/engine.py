@@ -34,25 +34,28 @@ from analyzer.jit import njit
 ILLEGAL_MARK = "analyzer: user strategy returned an illegal move"
 
 
-def _dispatcher(functions: list[Callable], check_legal: bool = False) -> Callable:
-    """An njit ``user_strategy(slot, *args)`` that calls ``functions[slot](*args)``.
+def _call(i: int, strategy) -> str:
+    """The source of slot ``i``'s call: the compiled function with its parameter values as literals."""
+    args = "".join(f", {int(v)}" for v in strategy.params)
+    return f"m = f{i}(a, b, c, d{args})"
+
+
+def _dispatcher(strategies: list, check_legal: bool) -> Callable:
+    """An njit ``user_strategy(slot, *args)`` that calls ``strategies[slot]`` (UserStrategy).
 
     ``check_legal``: raise ValueError(ILLEGAL_MARK) for a move not in ``legal[:n]`` (the
     evaluation kernels do not look at ``err``: there an illegal move must stop the run)."""
-    lines = ["def user_strategy(slot, a, b, c, d):"]
+    lines = ["def user_strategy(slot, a, b, c, d):", "    m = -1"]
+    for i, strategy in enumerate(strategies):
+        lines.append(f"    {'if' if i == 0 else 'elif'} slot == {i}:\n        {_call(i, strategy)}")
     if check_legal:
-        for i in range(len(functions)):
-            lines.append(f"    {'if' if i == 0 else 'elif'} slot == {i}:\n        m = f{i}(a, b, c, d)")
-        lines.append("    else:\n        return -1")
         lines.append("    for i in range(c):\n        if b[i] == m:\n            return m")
         lines.append(f"    raise ValueError({ILLEGAL_MARK!r})")
     else:
-        for i in range(len(functions)):
-            lines.append(f"    if slot == {i}:\n        return f{i}(a, b, c, d)")
-        lines.append("    return -1")
+        lines.append("    return m")
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
-    namespace = {f"f{i}": njit(boundscheck=True)(fn.py_func) for i, fn in enumerate(functions)}
+    namespace = {f"f{i}": njit(boundscheck=True)(s.function.py_func) for i, s in enumerate(strategies)}
     namespace["__name__"] = __name__  # a cached binding's environment is rebuilt by module name
     exec("\n".join(lines), namespace)
     return njit(namespace["user_strategy"])
@@ -89,13 +92,13 @@ def _source_files(fn: Callable) -> list[str]:
     return sorted(files)
 
 
-def binding_key(functions: list[Callable], check_legal: bool) -> str:
-    """The cache key of a binding: its functions' sources (files' content), names in slot
-    order, and whether it checks legality."""
+def binding_key(strategies: list, check_legal: bool) -> str:
+    """The cache key of a binding: its strategies' sources (files' content), names,
+    parameter values in slot order, and whether it checks legality."""
     digest = hashlib.sha256(f"check_legal={check_legal}".encode())
-    for fn in functions:
-        digest.update(f"\0{fn.py_func.__qualname__}".encode())
-        for path in _source_files(fn):
+    for s in strategies:
+        digest.update(f"\0{s.function.py_func.__qualname__}{s.params}".encode())
+        for path in _source_files(s.function):
             digest.update(b"\0" + Path(path).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -113,8 +116,8 @@ class BoundKernel:
         return getattr(self._module, name)
 
 
-#: one binding per kernel module and distinct list of functions, per process: numba compiles
-#: each entry point of a binding once, at its first call
+#: one binding per kernel module and distinct list of strategies, per process: numba compiles
+#: (or loads) each entry point of a binding once, at its first call
 _BOUND: dict[tuple, tuple[list[Callable], BoundKernel]] = {}
 
 
@@ -124,15 +127,16 @@ BINDING_NAME = "__analyzer_binding__"
 KEEP_BINDINGS = 32
 
 
-def bound_kernel(module: types.ModuleType, functions: list[Callable], check_legal: bool = False) -> BoundKernel:
-    """``module`` with ``user_strategy`` dispatching to ``functions`` (slot order), compiled
-    once per binding key and then loaded from the cache."""
-    key = (module.__name__, tuple(id(f) for f in functions), check_legal)
+def bound_kernel(module: types.ModuleType, strategies: list, check_legal: bool = False) -> BoundKernel:
+    """``module`` with ``user_strategy`` dispatching to ``strategies`` (UserStrategy, slot
+    order), compiled once per binding key and then loaded from the cache."""
+    key = (module.__name__, tuple(strategies), check_legal)
     if key not in _BOUND:
-        binding = binding_key(functions, check_legal)
+        binding = binding_key(strategies, check_legal)
         _announce(module, binding)
-        compiled = rebind(module, module.USER_CHAIN, {"user_strategy": _dispatcher(functions, check_legal)}, binding)
-        _BOUND[key] = (list(functions), BoundKernel(module, compiled))  # the list keeps the ids alive
+        dispatcher = _dispatcher(strategies, check_legal)
+        compiled = rebind(module, module.USER_CHAIN, {"user_strategy": dispatcher}, binding)
+        _BOUND[key] = (list(strategies), BoundKernel(module, compiled))
     return _BOUND[key][1]
 
 
@@ -143,6 +147,8 @@ def _announce(module: types.ModuleType, binding: str) -> None:
 
     folders = jit.binding_folders(module.__name__.split(".")[-2])
     mine = [f for f in folders if f.name == f"bind-{binding}"]
+    # the runs ahead use the binding, not the game's plain kernels: their notice does not apply
+    runner.BEFORE_KERNEL.clear()
     if mine:
         for folder in mine:
             folder.touch()
@@ -153,8 +159,3 @@ def _announce(module: types.ModuleType, binding: str) -> None:
     for old in sorted(folders, key=lambda f: f.stat().st_mtime)[:-KEEP_BINDINGS]:
         if old.name != f"bind-{binding}":
             shutil.rmtree(old, ignore_errors=True)
-
-
-def bind_user_strategies(module: types.ModuleType, functions: list[Callable]) -> tuple[Callable, Callable]:
-    bound = bound_kernel(module, functions)
-    return bound.run_chunk, bound.run_traced

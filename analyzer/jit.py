@@ -13,15 +13,20 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 _GAMES = _PACKAGE / "games"
 
 
+#: a decorator line or a call of njit: a file that compiles code (a docstring naming it does not)
+_COMPILES = re.compile(rb"(?m)^\s*@njit|\bnjit\(")
+
+
 def _compiled_files() -> list[Path]:
-    """Package files that hold compiled code (mention ``njit``), in a fixed order."""
-    return [p for p in sorted(_PACKAGE.rglob("*.py")) if b"njit" in p.read_bytes()]
+    """Package files that hold compiled code (decorate or call ``njit``), in a fixed order."""
+    return [p for p in sorted(_PACKAGE.rglob("*.py")) if _COMPILES.search(p.read_bytes())]
 
 
 def _digest(paths: list[Path]) -> str:
@@ -54,15 +59,21 @@ def cache_group(game: str | None) -> str:
 
 
 def is_cached(game: str, function: str = "run_chunk") -> bool:
-    """Whether a game's compiled ``kernel.<function>`` is in the cache (False: the next call
+    """Whether a game's compiled ``kernel.<function>`` (or ``<module>.<function>``) is in the cache (False: the next call
     compiles it, which takes tens of seconds). ``game`` is the package name, e.g. ``hearts2``."""
     folder = _cache_root() / "numba" / cache_group(game)
-    return any(folder.glob(f"*/kernel.{function}-*.nbi"))
+    name = function if "." in function else f"kernel.{function}"  # e.g. "solver.solve_moves"
+    return any(folder.glob(f"*/{name}-*.nbi"))
 
 
 def binding_folders(game: str) -> list[Path]:
     """The cache folders of user-strategy bindings of a game (analyzer.engine), any age."""
     return list((_cache_root() / "numba" / cache_group(game)).glob("*/bind-*"))
+
+
+def sources_folder() -> Path:
+    """Where a batch worker writes the user strategy files a job brought along (batch.Run.landed)."""
+    return _cache_root() / "sources"
 
 
 def _cache_root() -> Path:

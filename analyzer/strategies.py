@@ -1,14 +1,15 @@
 """Resolving ``--seat K=STRATEGY`` into the kernel's per-seat strategy array.
 
 A strategy is written ``name`` or ``name:key=value,key=value`` for a built-in (see
-``analyzer strategies GAME``), or ``path/to/file.py:function`` for a user strategy: an
-``@njit`` function with the game's documented signature (README, "User strategies").
+``analyzer strategies GAME``), or ``path/to/file.py:function[:key=value,...]`` for a user
+strategy: an ``@njit`` function ``(view, legal, n, rng, [key=default, ...])`` (docs/strategies.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
 import re
 import sys
 from dataclasses import dataclass, field
@@ -24,17 +25,71 @@ DEFAULT_STRATEGY = "heuristic"
 N_PARAMS = 3
 
 
+@dataclass(frozen=True)
+class UserStrategy:
+    """A user strategy as a kernel slot binds it (analyzer.engine): the ``@njit`` function
+    and the values of its parameters after the four arguments (declared order)."""
+
+    function: Callable
+    params: tuple[int, ...] = ()
+
+
 @dataclass
 class SeatStrategy:
     label: str
     builtin: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
-    function: Callable | None = None
+    function: UserStrategy | None = None
     path: str | None = None
 
 
+#: ``path.py:function[:key=value,...]``
+_USER = re.compile(r"^(?P<path>.+\.py):(?P<name>[A-Za-z_]\w*)(?::(?P<args>[^:]*))?$")
+
+
 def _is_user(text: str) -> bool:
-    return bool(re.match(r"^.+\.py:[A-Za-z_]\w*$", text))
+    return bool(_USER.match(text))
+
+
+def user_path(text: str) -> str:
+    """The file of a user strategy ``path.py:function[:args]``."""
+    return _USER.match(text.strip())["path"]
+
+
+def with_user_path(text: str, where: dict[str, str]) -> str:
+    """``text`` with its file moved to ``where[path]`` when it is a user strategy named there."""
+    parts = _USER.match(text.strip())
+    if not parts or parts["path"] not in where:
+        return text
+    return where[parts["path"]] + text.strip()[len(parts["path"]):]
+
+
+def user_strategy(text: str) -> UserStrategy:
+    """Load ``path.py:function[:key=value,...]``: the function, checked to take
+    ``(view, legal, n, rng)`` and then only integer parameters with defaults."""
+    parts = _USER.match(text)
+    fn = load_user_function(f"{parts['path']}:{parts['name']}")
+    declared = list(inspect.signature(fn.py_func).parameters.values())
+    if len(declared) < 4 or any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in declared[:4]):
+        raise StrategyError(f"user strategy {text}: a strategy takes (view, legal, n, rng), "
+                            f"not ({', '.join(p.name for p in declared)})")
+    extra = declared[4:]
+    for p in extra:
+        if isinstance(p.default, bool) or not isinstance(p.default, int):
+            raise StrategyError(f"user strategy {text}: parameter {p.name} needs an integer default "
+                                f"(e.g. {p.name}=3)")
+    values = {p.name: p.default for p in extra}
+    for item in filter(None, (a.strip() for a in (parts["args"] or "").split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or key.strip() not in values:
+            raise StrategyError(f"user strategy {text}: bad parameter {item!r} "
+                                f"(parameters: {', '.join(values) or 'none'})")
+        try:
+            values[key.strip()] = int(value)
+        except ValueError:
+            raise StrategyError(f"user strategy {text}: parameter {key.strip()} takes an integer, "
+                                f"not {value.strip()!r}") from None
+    return UserStrategy(fn, tuple(values.values()))
 
 
 #: modules of user strategy files loaded in this process, by (resolved path, content hash):
@@ -43,11 +98,10 @@ _MODULES: dict[tuple[str, str], Any] = {}
 
 
 def user_file_hash(text: str) -> str:
-    """SHA-256 of the file of a user strategy ``file.py:name`` ('' when it cannot be read)."""
-    import hashlib
-
+    """SHA-256 of the file of a user strategy ``file.py:name[:args]`` ('' when it cannot be read)."""
+    parts = _USER.match(text)
     try:
-        return hashlib.sha256(Path(text.rsplit(":", 1)[0]).read_bytes()).hexdigest()
+        return hashlib.sha256(Path(parts["path"] if parts else text.rsplit(":", 1)[0]).read_bytes()).hexdigest()
     except OSError:
         return ""
 
@@ -91,7 +145,7 @@ def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
     text = text.strip()
     head, _, rest = text.partition(":")
     if _is_user(text) and not (head in spec.strategies and "=" in rest):  # mc:base=x.py:f is mc's
-        return SeatStrategy(label=text, function=load_user_function(text), path=text)
+        return SeatStrategy(label=text, function=user_strategy(text), path=text)
     name, _, arg_text = text.partition(":")
     if name not in spec.strategies:
         raise AnalyzerError(
@@ -160,9 +214,9 @@ def resolve_seats(spec: GameSpec, players: int, seats: dict[int, str] | list[str
 
 
 def strategy_array(spec: GameSpec, chosen: list[SeatStrategy]) -> tuple[np.ndarray, list[Callable]]:
-    """The kernel's ``strat`` array and the distinct user functions (slot order)."""
+    """The kernel's ``strat`` array and the distinct user strategies (UserStrategy, slot order)."""
     strat = np.zeros((len(chosen), 1 + N_PARAMS), dtype=np.int64)
-    functions: list[Callable] = []
+    functions: list[UserStrategy] = []
     for seat, choice in enumerate(chosen):
         if choice.function is not None:
             if choice.function not in functions:

@@ -9,6 +9,7 @@ binding, and a binding is made once per process for each distinct list of functi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -138,12 +139,31 @@ def test_batch_key_follows_the_strategy_file(tmp_path):
     assert [r.key for r in batch.load_job(plain)] == [r.key for r in batch.load_job(plain)]
 
 
-def test_dask_batch_refuses_user_strategies_in_one_line(tmp_path):
-    job = _job(tmp_path, [CAUTIOUS, "heuristic"], {0: "random"})
-    out = tmp_path / "out"
-    with pytest.raises(AnalyzerError, match="local batch jobs only") as info:
-        batch.run_job(job, out, local_cluster=1)
-    assert "\n" not in str(info.value) and not out.exists()
+def test_dask_batch_with_user_strategies_equals_the_local_one(tmp_path):
+    """The strategy files travel with the job (batch.Run.travelling): the workers of a local
+    Dask cluster play the same games as the local backend."""
+    job = _job(tmp_path, [CAUTIOUS, UNIFORM_ALWAYS], {0: CAUTIOUS, 1: UNIFORM_ALWAYS})
+    batch.run_job(job, tmp_path / "local", workers=2)
+    batch.run_job(job, tmp_path / "dask", local_cluster=2)
+    for name in ("cmp/pairs", "sim/seats"):
+        local = pd.read_parquet(tmp_path / "local" / f"{name}.parquet")
+        dask = pd.read_parquet(tmp_path / "dask" / f"{name}.parquet")
+        pd.testing.assert_frame_equal(local, dask)
+
+
+def test_a_travelling_run_plays_where_its_file_is_gone(tmp_path):
+    """A worker that cannot see the user's file plays the chunk from the text sent along."""
+    copy = tmp_path / "mine.py"
+    copy.write_text(USER.read_text())
+    run = batch.load_job(_job(tmp_path, [f"{copy}:uniform_always", "heuristic"], {0: f"{copy}:uniform_always"}))[1]
+    here = batch.play_chunk(run, 0, 300, threads=1)
+    travelling = run.travelling()
+    assert travelling.key == run.key and list(travelling.sources) == [str(copy)]
+    copy.unlink()
+    landed = travelling.landed()
+    assert landed.seats[0].endswith("mine.py:uniform_always") and not landed.seats[0].startswith(str(tmp_path))
+    there = batch.play_chunk(travelling, 0, 300, threads=1)
+    assert np.array_equal(here.sums, there.sums) and np.array_equal(here.wins, there.wins)
 
 
 # ---- evaluate with user rollouts ------------------------------------------------------------
@@ -280,3 +300,65 @@ def test_user_strategies_are_loaded_once_per_content():
     assert load_user_function(CAUTIOUS) is load_user_function(CAUTIOUS)
     with pytest.raises(StrategyError):
         load_user_function(f"{USER}:no_such")
+
+
+# ---- compiled once: the binding is cached on the strategy file's content -----------------------
+
+def _run_cli(*args: str) -> "subprocess.CompletedProcess[str]":
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=900)
+
+
+def test_a_binding_compiles_once_and_editing_the_file_compiles_anew(tmp_path):
+    """A fresh file (unique content) compiles its binding with a notice; the second process
+    loads it from the cache (no notice) and plays the same games; parameters are part of
+    the binding (a new value compiles anew) and reach the function."""
+    import uuid
+
+    path = tmp_path / "low.py"
+    path.write_text("from numba import njit\n\n\n@njit\ndef low(view, legal, n, rng, skip=0):\n"
+                    f"    return legal[min(skip, n - 1)]  # {uuid.uuid4()}\n")
+    args = ["simulate", "ninety-nine", "--games", "500", "--seed", "3", "--json"]
+    first = _run_cli(*args, "--seat", f"1={path}:low:skip=1")
+    second = _run_cli(*args, "--seat", f"1={path}:low:skip=1")
+    other = _run_cli(*args, "--seat", f"1={path}:low")
+    assert first.returncode == second.returncode == other.returncode == 0, first.stderr + other.stderr
+    assert "compiling the kernels with your strategy" in first.stderr
+    assert "compiling" not in second.stderr
+    assert "compiling the kernels with your strategy" in other.stderr
+
+    def facts(out: str) -> dict:
+        d = json.loads(out)
+        return {k: d[k] for k in ("strategies", "games", "hands", "totals", "seats")}
+
+    assert facts(first.stdout) == facts(second.stdout)
+    assert facts(first.stdout)["seats"] != facts(other.stdout)["seats"]  # skip=1 is not skip=0
+
+
+@pytest.mark.parametrize("source, spec, message", [
+    ("def f(view, legal, n):\n    return legal[0]", "f", "a strategy takes (view, legal, n, rng), not (view, legal, n)"),
+    ("def f(view, legal, n, rng, k):\n    return legal[0]", "f", "parameter k needs an integer default"),
+    ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:j=2", "bad parameter 'j=2' (parameters: k)"),
+    ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:k=x", "parameter k takes an integer, not 'x'"),
+    ("def f(view, legal, n, rng):\n    return legal[0]", "f:k=1", "bad parameter 'k=1' (parameters: none)"),
+])
+def test_user_strategy_signature_and_parameters_are_checked(tmp_path, source, spec, message):
+    from analyzer.strategies import user_strategy
+
+    path = tmp_path / "s.py"
+    path.write_text("from numba import njit\n\n\n@njit\n" + source + "\n")
+    with pytest.raises(StrategyError, match=re.escape(message)):
+        user_strategy(f"{path}:{spec}")
+
+
+def test_user_strategy_parameters_in_declared_order(tmp_path):
+    from analyzer.strategies import user_strategy
+
+    path = tmp_path / "s.py"
+    path.write_text("from numba import njit\n\n\n@njit\ndef f(view, legal, n, rng, a=1, b=2):\n    return legal[0]\n")
+    assert user_strategy(f"{path}:f").params == (1, 2)
+    assert user_strategy(f"{path}:f:b=7").params == (1, 7)
+    assert user_strategy(f"{path}:f: b=7 , a=-3").params == (-3, 7)
