@@ -264,6 +264,20 @@ def evaluate(game: str, position: dict[str, Any] | None = None, **options: Any):
     return run(game, position, **options)
 
 
+def solve(game: str, position: dict[str, Any] | None = None, **options: Any):
+    """The exact value of every legal move with every card known. See :func:`analyzer.solve.solve`."""
+    from analyzer.solve import solve as run
+
+    return run(game, position, **options)
+
+
+def review(game: str, record: str, game_index: int = 0, seats: list[int] | None = None, **options: Any):
+    """The cost of every decision of a recorded game. See :func:`analyzer.review.review`."""
+    from analyzer.review import review as run
+
+    return run(game, record, game_index, seats, **options)
+
+
 def compare(game: str, strategies: list[str], **options: Any):
     """Duplicate-deal tournament of strategies. See :func:`analyzer.compare.compare`."""
     from analyzer.compare import compare as run

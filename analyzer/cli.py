@@ -125,7 +125,7 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print the list as 
 
 
 @app.command()
-def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine."),
+def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine.", metavar="GAME"),
                as_json: bool = typer.Option(False, "--json", help="Print the list as JSON.", metavar="")) -> None:
     """List a game's built-in strategies.
 
@@ -145,7 +145,7 @@ def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`).", metavar="GAME"),
     n_games: int = typer.Option(10_000, "--games", "-n", help="Number of games to play.", metavar="N"),
     seed: int = typer.Option(0, "--seed", "-s", help="Run seed: game i of seed s is always the same game.", metavar="N"),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: the game's).", metavar="N"),
@@ -219,7 +219,7 @@ def _print_summary(summary) -> None:
 
 @app.command()
 def play(
-    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`).", metavar="GAME"),
     seed: int = typer.Option(0, "--seed", "-s", help="Run seed (as in simulate).", metavar="N"),
     index: int = typer.Option(0, "--index", "-i", help="Index of the first game within the run.", metavar="N"),
     n_games: int = typer.Option(1, "--games", "-n", help="How many consecutive games.", metavar="N"),
@@ -257,7 +257,7 @@ def play(
 
 @app.command()
 def compare(
-    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`).", metavar="GAME"),
     strategy: Optional[List[str]] = typer.Argument(None, help="Two or more strategies to compare: built-in names, or path/to/file.py:function.", metavar="STRATEGY..."),
     n_games: int = typer.Option(10_000, "--games", "-n", help="Deals to play (each under every seating).", metavar="N"),
     seed: int = typer.Option(0, "--seed", "-s", help="Run seed.", metavar="N"),
@@ -337,7 +337,7 @@ def compare(
 
 @app.command()
 def batch(
-    job: str = typer.Argument(..., help="Job file (TOML), see examples/jobs/."),
+    job: str = typer.Argument(..., help="Job file (TOML), see examples/jobs/.", metavar="JOB"),
     out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints.", metavar="FILE"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local threads (default: all cores).", metavar="N"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (jobs with user strategies run locally only).", metavar="TEXT"),
@@ -399,7 +399,7 @@ def _with_game_flags(command):
 @app.command()
 @_with_game_flags
 def evaluate(
-    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`).", metavar="GAME"),
     seat: Optional[int] = typer.Option(None, "--seat", help="The deciding seat.", metavar="N"),
     dealer: Optional[int] = typer.Option(None, "--dealer", help="The dealer's seat.", metavar="N"),
     hand: Optional[str] = typer.Option(None, "--hand", help='Cards held, e.g. "KS 4D 7C".', metavar="TEXT"),
@@ -559,8 +559,8 @@ def _print_options(table, outcome: str) -> None:
 
 @app.command()
 def report(
-    game: str = typer.Argument(..., help="Game name (see `analyzer games`)."),
-    out: str = typer.Option(..., "--out", "-o", help="Folder for report.md, report.html, figures/ and tables/.", metavar="FILE"),
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`).", metavar="GAME"),
+    out: str = typer.Option(..., "--out", "-o", help="Folder for report.md, report.html, figures/ and tables/.", metavar="DIR"),
     quick: bool = typer.Option(False, "--quick", help="A small version in seconds (previews, tests).", metavar=""),
     seed: int = typer.Option(2026, "--seed", "-s", help="Seed of every run in the report.", metavar="N"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
@@ -582,6 +582,130 @@ def report(
     _announce_compile(game)
     path = api.report(game, out, quick=quick, seed=api.check_seed(seed), workers=workers)
     typer.echo(f"report written: {path} (and {path.with_suffix('.html')})")
+
+
+@app.command()
+def review(
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`).", metavar="GAME"),
+    record: str = typer.Option(..., "--record", help="The record file (JSONL) of the game to review.", metavar="FILE"),
+    game_number: int = typer.Option(0, "--game", help="Game K of that file (0 = first).", metavar="N"),
+    seat: Optional[List[int]] = typer.Option(None, "--seat", help="A seat to review (repeatable; default: all).", metavar="N"),
+    rollout: Optional[List[str]] = typer.Option(None, "--rollout", metavar="[K=]STRATEGY", help="Rollout strategy, as in evaluate (default heuristic)."),
+    samples: int = typer.Option(2000, "--samples", help="Most samples per decision.", metavar="N"),
+    seconds: Optional[float] = typer.Option(None, "--time", help="At most T seconds per decision.", metavar="T"),
+    total_seconds: Optional[float] = typer.Option(None, "--total-time", help="At most T seconds for the whole review.", metavar="T"),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples (as in evaluate).", metavar="N"),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
+    csv: Optional[str] = typer.Option(None, "--csv", help="Write the decisions table to FILE.csv.", metavar="FILE"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="Save the win probability through the game to FILE.png.", metavar="FILE"),
+    html_path: Optional[str] = typer.Option(None, "--html", help="Write a self-contained page to FILE.html.", metavar="FILE"),
+) -> None:
+    """Where did I go wrong? Every decision of the chosen seats in a recorded game,
+    evaluated as `evaluate --record FILE --at N` would: the move played against the best,
+    its loss in win probability with its error, and the costliest decisions.
+
+    Examples:
+
+    ```
+    analyzer play hearts2 --seed 7 --seat 0=random --record h.jsonl --quiet
+    analyzer review hearts2 --record h.jsonl --samples 500
+    analyzer review hearts2 --record h.jsonl --seat 0 --total-time 60 --html review.html
+    ```
+    """
+    from analyzer import api
+    from analyzer.io import check_writable
+    from analyzer.strategies import parse_rollout_args
+
+    for path, suffix in ((csv, ".csv"), (plot, ".png"), (html_path, ".html")):
+        if path:
+            check_writable(path, (suffix,))
+    _announce_compile(game, "evaluate_chunk")
+    bar = _DecisionBar(enabled=sys.stderr.isatty() and not as_json)
+    try:
+        result = api.review(game, record, game_number, seat or None, rollout=parse_rollout_args(rollout),
+                            samples=samples, seconds=seconds, total_seconds=total_seconds, seed=api.check_seed(seed),
+                            workers=workers, on_decision=bar.update)
+    finally:
+        bar.close()
+    from analyzer.io import write_text
+
+    if csv:
+        write_text(csv, result.tables["decisions"].to_csv(index=False))
+    if plot:
+        from analyzer.plots import review_plot
+
+        review_plot(result, plot)
+    if html_path:
+        from analyzer.review import to_html
+
+        write_text(html_path, to_html(result))
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        columns = ["decision", "hand", "seat", "played", "best", "loss_win", "loss_win_se", "p_best_played", "note"]
+        _print_frame(result.tables["decisions"][columns], "decisions (loss_win: P(win) lost against the best move)")
+        _print_frame(result.tables["seats"], "seats")
+        for line in result.verdict().splitlines():
+            _say(line)
+    if result.interrupted:
+        raise typer.Exit(_say_interrupted(f"interrupted after {len(result.tables['decisions'])} decision(s)"))
+
+
+class _DecisionBar:
+    """A progress bar over the decisions of a review (stderr, only on a terminal)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled, self.bar, self.task = enabled, None, None
+
+    def update(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("review", total=total)
+        self.bar.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@app.command()
+def solve(
+    game: str = typer.Argument(..., help="Game name (see `analyzer games`).", metavar="GAME"),
+    position_file: Optional[str] = typer.Option(None, "--position", help="A full-information position as JSON (every hand; format in docs/GAME.md).", metavar="FILE"),
+    record: Optional[str] = typer.Option(None, "--record", help="Take the position from a record file (JSONL)...", metavar="FILE"),
+    game_number: int = typer.Option(0, "--game", help="...game K of that file (0 = first)...", metavar="N"),
+    at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), every card as recorded.", metavar="N"),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
+) -> None:
+    """The exact value of every legal move when every card is known: everyone plays
+    perfectly from here, seeing all hands (what the move is worth in the best case; see
+    the game's guide for what the value counts).
+
+    Examples:
+
+    ```
+    analyzer play hearts2 --seed 7 --record h.jsonl --quiet
+    analyzer solve hearts2 --record h.jsonl --at 20
+    ```
+    """
+    from analyzer import api
+
+    position = _read_position(position_file) if position_file is not None else None
+    _announce_compile(game, "solver.solve_moves")
+    result = api.solve(game, position, record=record, game_index=game_number, at=at)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    _say(f"{result.game}: {result.value_meaning}")
+    _print_frame(result.tables["options"])
+    _say(result.verdict())
 
 
 def _read_position(path: str) -> dict[str, Any]:

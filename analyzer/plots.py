@@ -123,3 +123,27 @@ def evaluation_plot(result, path: str | Path) -> None:
     ax.set_xlim(max(0.0, lo - pad), min(1.0, hi + pad))
     ax.set_title(f"{result.game}: options ranked ({result.samples:,} samples; grey = dropped early)", fontsize=10)
     _save(fig, path)
+
+
+def review_plot(result, path: str | Path) -> None:
+    """Win probability of the move played at each reviewed decision, per seat, with the
+    loss of each decision drawn down from it (flagged ones in red); saved as PNG."""
+    plt = _pyplot()
+    t = result.tables["decisions"]
+    fig, ax = plt.subplots(figsize=(9, 4.2), dpi=120)
+    colours = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000"]
+    for k, seat in enumerate(result.seats):
+        mine = t[(t["seat"] == seat) & t["win"].notna()]
+        colour = colours[k % len(colours)]
+        ax.plot(mine["decision"], mine["win"], "-o", markersize=3, color=colour, linewidth=1,
+                label=f"seat {seat}: P(win) after the move played")
+        for _, row in mine[mine["loss_win"] > 0].iterrows():
+            ax.vlines(row["decision"], row["win"], row["win"] + row["loss_win"],
+                      color="#D55E00" if row["flagged"] else colour, linewidth=2 if row["flagged"] else 1)
+    ax.set_xlabel("decision number (as evaluate --at counts)")
+    ax.set_ylabel("probability of winning the game")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{result.game}: review of game {result.game_index} of {Path(result.record).name}\n"
+                 "vertical bars: loss against the best move (red: significant)", fontsize=10)
+    ax.legend(loc="best", fontsize=8)
+    _save(fig, path)

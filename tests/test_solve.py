@@ -61,3 +61,23 @@ def test_solve_refuses_games_without_a_solver_and_bad_input(record, cli):
     assert code == 2 and len(err.strip().splitlines()) == 1
     code, _, err = cli("solve", "hearts2")
     assert code == 2 and "give the position one way" in err
+
+
+def test_two_ten_jack_solves_a_late_decision_and_refuses_a_huge_one(tmp_path):
+    """Two-Ten-Jack: exact once the stock is short; a first lead (40 stock cards) is beyond
+    the node cap and is refused in one line instead of running for an hour."""
+    from analyzer.games.two_ten_jack import solver
+
+    path = tmp_path / "t.jsonl"
+    path.write_text(records.to_jsonl(api.play("two-ten-jack", seed=3, index=0)))
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    late = max(k for k in range(1, len([e for e in events if e["ev"] == "decide"]) + 1)
+               if len(solver.position_at(events, k)["stock"]) == 0)
+    result = api.solve("two-ten-jack", record=str(path), at=late)
+    assert result.nodes > 0 and len(result.tables["options"]) >= 1
+    old, solver.NODE_LIMIT = solver.NODE_LIMIT, 20_000
+    try:
+        with pytest.raises(AnalyzerError, match="not solved within 20,000 nodes"):
+            api.solve("two-ten-jack", record=str(path), at=1)
+    finally:
+        solver.NODE_LIMIT = old

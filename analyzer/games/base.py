@@ -155,6 +155,14 @@ class GameSpec:
     def module(self, room: str) -> ModuleType:
         return importlib.import_module(f"{self.package}.{room}")
 
+    @property
+    def has_solver(self) -> bool:
+        """Whether the game has a perfect-information solver: a ``solver.py`` room in its
+        package (``solve_position``, ``position_at``, ``VALUE``; ``analyzer solve``)."""
+        import importlib.util
+
+        return importlib.util.find_spec(f"{self.package}.solver") is not None
+
     def is_compiled(self, kernel: str = "run_chunk") -> bool:
         """Whether the game's ``kernel`` entry is in the compile cache (False: the first run compiles)."""
         from analyzer.jit import is_cached

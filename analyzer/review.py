@@ -1,0 +1,240 @@
+"""``analyzer review``: the cost of every decision of a recorded game.
+
+Each decision of the chosen seats is evaluated exactly as ``evaluate --record FILE --game
+K --at N`` would (same rollout, budget and seed: the same numbers), from that seat's view.
+The move played is then compared with the best option: its loss in win probability and in
+the hand outcome, each a paired difference with its standard error, and its P(best).
+A forced move (one legal option) or a move equivalent to the best costs nothing and needs
+no samples.
+
+The seat's total loss is the sum of its decisions' losses in win probability; the decisions
+are evaluated on independent samples, so its standard error is the root of the sum of their
+squared standard errors. The best option is picked on the same samples that measure the
+loss, so a decision whose options are not separated shows a small loss from noise alone
+(of the order of its standard error): a seat that makes more choices gathers more of it,
+so seats compare best by their loss per choice (a decision with more than one option) and
+by their flagged decisions. A decision is flagged when its loss exceeds ``Z95`` standard errors
+(one-sided 2.5%; any loss at all when it was measured without error, over every world);
+one whose options the budget could not tell apart says so instead.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pandas as pd
+
+from analyzer.errors import AnalyzerError
+from analyzer.results import Result
+from analyzer.stats import Z95
+
+
+@dataclass
+class Decision:
+    """One ``decide`` event of the record: its 1-based number, seat, hand, move, legal moves."""
+
+    number: int
+    seat: int
+    hand: int
+    move: str
+    legal: list[str]
+    event: int  # index of the event in the record
+
+
+def decisions(events: list[dict[str, Any]]) -> list[Decision]:
+    """Every decision of one recorded game, numbered as ``evaluate --at`` counts them."""
+    out, hand = [], 0
+    for i, ev in enumerate(events):
+        if ev.get("ev") == "deal":
+            hand = int(ev.get("hand", hand + 1))
+        elif ev.get("ev") == "decide":
+            out.append(Decision(len(out) + 1, int(ev["seat"]), hand, str(ev["move"]), [str(m) for m in ev["legal"]],
+                                i))
+    return out
+
+
+@dataclass
+class ReviewResult(Result):
+    """``tables['decisions']``: one row per reviewed decision; ``tables['seats']``: each
+    seat's total loss with its interval. ``replay``: the record as text, per event."""
+
+    game: str
+    record: str
+    game_index: int
+    seats: list[int]
+    rollout: Any
+    samples: int
+    elapsed: float
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    replay: list[str] = field(default_factory=list)
+    interrupted: bool = False
+
+    def run_facts(self) -> dict[str, Any]:
+        return {"game": self.game, "record": self.record, "game_index": self.game_index, "seats": self.seats,
+                "rollout": self.rollout, "samples_per_decision": self.samples, "elapsed_s": round(self.elapsed, 3),
+                "interrupted": self.interrupted}
+
+    def costliest(self, k: int = 3) -> pd.DataFrame:
+        t = self.tables["decisions"]
+        return t[t["loss_win"] > 0].sort_values("loss_win", ascending=False).head(k)
+
+    def verdict(self) -> str:
+        lines = []
+        for row in self.tables["seats"].to_dict(orient="records"):
+            lines.append(f"Seat {row['seat']}: lost {row['loss_win']:.1%} of win probability over "
+                         f"{row['choices']} choice(s) [{row['loss_win_lo']:.1%}, {row['loss_win_hi']:.1%}], "
+                         f"{row['loss_per_choice']:.2%} per choice; {row['flagged']} flagged, "
+                         f"{row['unclear']} not separated.")
+        for row in self.costliest().to_dict(orient="records"):
+            lines.append(f"hand {row['hand']}, decision {row['decision']} (seat {row['seat']}): played "
+                         f"{row['played']}, best {row['best']}: -{row['loss_win']:.1%} win "
+                         f"[±{Z95 * row['loss_win_se']:.1%}]{' (flagged)' if row['flagged'] else ''}")
+        return "\n".join(lines)
+
+
+def _option_of(table: pd.DataFrame, move: str) -> pd.Series | None:
+    """The evaluate row whose option (merged options are joined by '/') holds ``move``."""
+    for _, row in table.iterrows():
+        if move in str(row["option"]).split("/"):
+            return row
+    return None
+
+
+def _row(d: Decision, result) -> dict[str, Any]:
+    """The review's row for a decision from its evaluate result (or None: forced)."""
+    base = {"decision": d.number, "hand": d.hand, "seat": d.seat, "played": d.move, "options": len(d.legal)}
+    if result is None:
+        return {**base, "best": d.move, "loss_win": 0.0, "loss_win_se": 0.0, "loss_outcome": 0.0,
+                "loss_outcome_se": 0.0, "p_best_played": 1.0, "win": math.nan, "flagged": False, "unclear": False,
+                "samples": 0, "note": "forced"}
+    table = result.table
+    best, played = table.iloc[0], _option_of(table, d.move)
+    if played is None:
+        raise AnalyzerError(f"decision {d.number}: the move played, {d.move}, is not among the options evaluated")
+    sign = -1.0 if result.facts.get("lower_is_better") else 1.0
+    same = str(played["option"]) == str(best["option"])
+    loss_win = 0.0 if same else -float(played["diff_to_best"])
+    loss_se = 0.0 if same else float(played["diff_se"])
+    outcome = 0.0 if same else -sign * float(played["outcome_diff"])
+    outcome_se = 0.0 if same else float(played["outcome_diff_se"])
+    loss_win, outcome = loss_win + 0.0, outcome + 0.0  # no -0.0
+    # exact worlds with deterministic rollouts measure a loss without error: any loss counts
+    flagged = bool(loss_win > max(Z95 * loss_se, 1e-9))
+    unclear = bool(not same and not flagged and not played["dropped"])
+    note = "equivalent to the best" if same and "/" in str(best["option"]) else ("best" if same else "")
+    if result.samples == 0:
+        note = "equivalent options"
+    return {**base, "best": str(best["option"]), "loss_win": loss_win, "loss_win_se": loss_se,
+            "loss_outcome": outcome, "loss_outcome_se": outcome_se, "p_best_played": float(played["p_best"]),
+            "win": float(played["win"]), "flagged": flagged, "unclear": unclear, "samples": int(result.samples),
+            "note": note}
+
+
+def _seat_totals(frame: pd.DataFrame, seats: list[int]) -> pd.DataFrame:
+    rows = []
+    for seat in seats:
+        mine = frame[frame["seat"] == seat]
+        total = float(mine["loss_win"].sum())
+        se = math.sqrt(float((mine["loss_win_se"] ** 2).sum()))
+        choices = int((mine["options"] > 1).sum())
+        rows.append({"seat": seat, "decisions": len(mine), "choices": choices, "loss_win": total,
+                     "loss_win_lo": total - Z95 * se, "loss_win_hi": total + Z95 * se,
+                     "loss_per_choice": total / choices if choices else 0.0,
+                     "loss_outcome": float(mine["loss_outcome"].sum()),
+                     "flagged": int(mine["flagged"].sum()), "unclear": int(mine["unclear"].sum())})
+    return pd.DataFrame(rows)
+
+
+def review(game: str, record: str, game_index: int = 0, seats: list[int] | None = None, *,
+           rollout: Any = "heuristic", samples: int = 2000, seconds: float | None = None,
+           total_seconds: float | None = None, seed: int = 0, workers: int | None = None,
+           confidence: float = 0.95, exact_limit: int | None = None, infer: bool = True,
+           progress: bool = False, on_decision: Callable[[int, int], None] | None = None) -> ReviewResult:
+    """Review the decisions of ``seats`` (default: all) in game ``game_index`` of ``record``.
+
+    ``samples`` and ``seconds`` are each decision's budget, as in evaluate; ``total_seconds``
+    caps the whole review (each remaining decision gets an equal share of what is left).
+    ``on_decision(done, total)`` is called after each decision (progress)."""
+    from analyzer import api
+    from analyzer import games as registry
+    from analyzer.evaluate import _read_record
+
+    spec = registry.get(game)
+    events = _read_record(record, game_index, spec.name)
+    if total_seconds is not None and not total_seconds > 0:
+        raise AnalyzerError(f"--total-time must be a positive number of seconds, not {total_seconds}")
+    players = int(events[0].get("players", 0))
+    chosen = sorted(set(range(players) if seats is None else seats))
+    for seat in chosen:
+        if not 0 <= seat < players:
+            raise AnalyzerError(f"seat {seat} does not exist in this {players}-player game")
+    todo = [d for d in decisions(events) if d.seat in chosen]
+    if not todo:
+        raise AnalyzerError("no decisions of those seats in this game")
+    options: dict[str, Any] = {"rollout": rollout, "samples": samples, "seed": seed, "workers": workers,
+                               "confidence": confidence, "infer": infer}
+    if exact_limit is not None:
+        options["exact_limit"] = exact_limit
+    started, rows, interrupted = time.perf_counter(), [], False
+    try:
+        for k, d in enumerate(todo):
+            budget = seconds
+            if total_seconds is not None:
+                share = max((total_seconds - (time.perf_counter() - started)) / (len(todo) - k), 0.01)
+                budget = share if budget is None else min(budget, share)
+            result = None
+            if len(d.legal) > 1:
+                result = api.evaluate(game, record=record, game_index=game_index, at=d.number, seconds=budget,
+                                      **options)
+            rows.append(_row(d, result))
+            if on_decision is not None:
+                on_decision(k + 1, len(todo))
+    except KeyboardInterrupt:
+        if not rows:
+            raise
+        interrupted = True
+    frame = pd.DataFrame(rows)
+    replay = [f"{spec.title}: game {events[0].get('index')} of seed {events[0].get('seed')}"]
+    replay += [spec.describe(ev) or "" for ev in events[1:]]
+    return ReviewResult(spec.name, record, game_index, chosen, rollout, samples, time.perf_counter() - started,
+                        {"decisions": frame, "seats": _seat_totals(frame, chosen)}, replay, interrupted)
+
+
+def to_html(result: ReviewResult) -> str:
+    """A self-contained page: the verdict, then each reviewed decision beside the replay
+    text that led to it."""
+    import html
+
+    t = result.tables["decisions"]
+    from analyzer.evaluate import _read_record
+
+    events = _read_record(result.record, result.game_index, result.game)
+    by_number = {d.number: d for d in decisions(events)}
+    rows, last = [], 1
+    for _, row in t.iterrows():
+        d = by_number[int(row["decision"])]
+        text = "\n".join(line for line in result.replay[last:d.event + 1] if line)
+        last = d.event + 1
+        cost = "" if row["loss_win"] <= 0 else f"-{row['loss_win']:.1%} win (±{Z95 * row['loss_win_se']:.1%})"
+        style = ' class="flag"' if row["flagged"] else ""
+        rows.append(f"<tr{style}><td><pre>{html.escape(text)}</pre></td><td>{int(row['decision'])}</td>"
+                    f"<td>{int(row['seat'])}</td><td>{html.escape(str(row['played']))}</td>"
+                    f"<td>{html.escape(str(row['best']))}</td><td>{cost}</td>"
+                    f"<td>{row['p_best_played']:.2f}</td><td>{html.escape(str(row['note']))}</td></tr>")
+    verdict = "<br>".join(html.escape(line) for line in result.verdict().splitlines())
+    return f"""<!doctype html>
+<html><head><meta charset="utf-8"><title>Review: {html.escape(result.game)}</title>
+<style>body{{font-family:sans-serif;margin:2em}} table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:4px 8px;vertical-align:top}} pre{{margin:0;font-size:12px}}
+tr.flag td{{background:#fde8e0}}</style></head><body>
+<h1>Review of game {result.game_index} of {html.escape(result.record)} ({html.escape(result.game)})</h1>
+<p>Rollout: {html.escape(str(result.rollout))}; up to {result.samples:,} samples per decision.</p>
+<p>{verdict}</p>
+<table><tr><th>replay</th><th>decision</th><th>seat</th><th>played</th><th>best</th><th>loss</th>
+<th>P(best) of the move played</th><th>note</th></tr>
+{''.join(rows)}
+</table></body></html>
+"""

@@ -1,0 +1,108 @@
+"""``analyzer review``: every decision of a recorded game costed as evaluate would cost it."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from analyzer import api
+from analyzer.review import decisions
+
+RULES = {"target": 15}  # a short Hearts game: one or two hands
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    """A hearts2 game with random in seat 0 and heuristic in seat 1, as a record file."""
+    from analyzer import records
+
+    path = tmp_path_factory.mktemp("review") / "h.jsonl"
+    games = api.play("hearts2", seed=11, index=0, rules=RULES, seats={0: "random", 1: "heuristic"})
+    path.write_text(records.to_jsonl(games))
+    return path
+
+
+@pytest.fixture(scope="module")
+def reviewed(record):
+    return api.review("hearts2", str(record), samples=300, seed=4, workers=2)
+
+
+def test_every_decision_of_the_chosen_seats_is_reviewed(record, reviewed):
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    expected = [d.number for d in decisions(events)]
+    t = reviewed.tables["decisions"]
+    assert list(t["decision"]) == expected
+    forced = t[t["options"] == 1]
+    assert (forced["loss_win"] == 0).all() and (forced["samples"] == 0).all()
+    assert ((t["p_best_played"] >= 0) & (t["p_best_played"] <= 1)).all()
+
+
+def test_random_seat_loses_more_per_choice_than_the_heuristic_seats(tmp_path):
+    """Issue #20's bar: random in seat 0, heuristic elsewhere (Ninety-Nine, where the
+    heuristic is close to what its own rollouts call best): the random seat loses more win
+    probability per choice than each heuristic seat, and more in total, by its interval."""
+    from analyzer import records
+
+    path = tmp_path / "n.jsonl"
+    path.write_text(records.to_jsonl(api.play("ninety-nine", seed=12, index=0, rules={"chips": 2},
+                                              seats={0: "random", 1: "heuristic", 2: "heuristic"})))
+    seats = api.review("ninety-nine", str(path), samples=300, seed=4, workers=2).tables["seats"].set_index("seat")
+    for heuristic in (1, 2):
+        assert seats.loc[0, "loss_per_choice"] > seats.loc[heuristic, "loss_per_choice"]
+        assert seats.loc[0, "loss_win_lo"] > seats.loc[heuristic, "loss_win"]
+    assert seats.loc[0, "loss_win_lo"] <= seats.loc[0, "loss_win"] <= seats.loc[0, "loss_win_hi"]
+
+
+def test_each_decision_equals_evaluate_at_that_decision(record, reviewed):
+    t = reviewed.tables["decisions"]
+    for _, row in t[t["options"] > 1].head(3).iterrows():
+        ev = api.evaluate("hearts2", record=str(record), at=int(row["decision"]), samples=300, seed=4, workers=2)
+        table = ev.table
+        played = table[table["option"].str.split("/").apply(lambda names: row["played"] in names)].iloc[0]
+        assert row["best"] == table.iloc[0]["option"]
+        assert row["p_best_played"] == pytest.approx(played["p_best"], abs=1e-12)
+        loss = 0.0 if played["option"] == table.iloc[0]["option"] else -played["diff_to_best"]
+        assert row["loss_win"] == pytest.approx(loss, abs=1e-12)
+
+
+def test_seat_total_is_the_sum_with_independent_errors(reviewed):
+    t, seats = reviewed.tables["decisions"], reviewed.tables["seats"].set_index("seat")
+    for seat in (0, 1):
+        mine = t[t["seat"] == seat]
+        assert seats.loc[seat, "loss_win"] == pytest.approx(mine["loss_win"].sum())
+        half = 1.959963984540054 * math.sqrt((mine["loss_win_se"] ** 2).sum())
+        assert seats.loc[seat, "loss_win_hi"] - seats.loc[seat, "loss_win"] == pytest.approx(half)
+
+
+def test_review_cli_table_json_csv_plot_html(record, tmp_path, cli):
+    code, out, err = cli("review", "hearts2", "--record", str(record), "--seat", "0", "--samples", "200",
+                         "--total-time", "30", "--csv", str(tmp_path / "r.csv"), "--plot", str(tmp_path / "r.png"),
+                         "--html", str(tmp_path / "r.html"))
+    assert code == 0, err
+    assert "Seat 0: lost" in out
+    frame = pd.read_csv(tmp_path / "r.csv")
+    assert set(frame["seat"]) == {0}
+    assert (tmp_path / "r.png").stat().st_size > 1000
+    page = (tmp_path / "r.html").read_text()
+    assert page.startswith("<!doctype html>") and "<table>" in page
+    code, out, err = cli("review", "hearts2", "--record", str(record), "--seat", "1", "--samples", "100", "--json")
+    data = json.loads(out)
+    assert data["seats"][0]["seat"] == 1 and data["verdict"].startswith("Seat 1")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seat", "5"], "seat 5 does not exist"),
+    (["--total-time", "0"], "--total-time must be a positive"),
+    (["--csv", "out.txt"], ".csv"),
+])
+def test_review_refuses_bad_input_in_one_line(record, cli, args, message):
+    code, out, err = cli("review", "hearts2", "--record", str(record), *args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def test_review_of_a_missing_record(cli):
+    code, _, err = cli("review", "hearts2", "--record", "nope.jsonl")
+    assert code == 2 and "not found" in err
