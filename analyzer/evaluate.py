@@ -80,7 +80,8 @@ class Evaluation:
 
     ``groups``: the options that are equivalent in the position (interchangeable cards, the
     same move reached two ways), as lists of indices into ``options``; the evaluator plays
-    one of each group and reports the group as one row. None: every option is distinct.
+    one of each group and reports the group as one row; an option in no group is a group of
+    its own (so a game may list only the merged ones). None: every option is distinct.
 
     ``worlds(limit)``: the consistent worlds with their exact weights when they number at
     most ``limit``, else None (then samples are drawn). None: the game cannot enumerate.
@@ -215,7 +216,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         ev.run = _guarded(spec, user_labels, ev.run)
         if ev.worlds is not None:
             ev.worlds = _guarded_worlds(spec, user_labels, ev.worlds)
-    groups = ev.groups or [[i] for i in range(len(ev.options))]
+    groups = option_groups(ev)
     plan = _Plan(ev, groups, samples, confidence, exact_limit)
     started = time.perf_counter()
     if len(groups) == 1:
@@ -455,11 +456,23 @@ def _table(ev: Evaluation, groups: list[list[int]], stats: OptionStats,
         return (rows[g]["dropped"], -win, -outcome) if col == 1 else (rows[g]["dropped"], -outcome, -win)
 
     order = sorted(range(k), key=key)
-    for g in range(k):
+    for g in range(k):  # paired differences to the best option: in P(win), and in the outcome
         rows[g]["diff_to_best"], rows[g]["diff_se"] = stats.diff(g, order[0], 1)
+        rows[g]["outcome_diff"], rows[g]["outcome_diff_se"] = stats.diff(g, order[0], 0)
     frame = pd.DataFrame([rows[g] for g in order]).reset_index(drop=True)
     frame.insert(0, "rank", range(1, len(frame) + 1))
     return frame, ("win" if col == 1 else ev.outcome)
+
+
+def option_groups(ev: Evaluation) -> list[list[int]]:
+    """Every option in exactly one group, in the order of ``ev.options``: the game's groups
+    (``ev.groups``), and each option it did not group on its own."""
+    listed = [list(g) for g in ev.groups or [] if g]
+    seen = [i for g in listed for i in g]
+    if len(seen) != len(set(seen)) or not all(0 <= i < len(ev.options) for i in seen):
+        raise ValueError(f"the game's option groups {ev.groups} are not disjoint lists of option indices")
+    groups = listed + [[i] for i in range(len(ev.options)) if i not in seen]
+    return sorted(groups, key=min)
 
 
 def _nan_low(x: float) -> float:

@@ -68,15 +68,17 @@ def cells(frame) -> tuple[list[str], list[list[str]], list[bool]]:
     names = [c for c in frame.columns if not (str(c).endswith("_lo") or str(c).endswith("_hi"))]
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
-    rows = []
     numeric = [is_numeric_dtype(frame[c]) and not is_bool_dtype(frame[c]) for c in names]
-    for _, row in frame.iterrows():
+    # column by column: a row of an all-numeric frame would turn its integers into floats
+    values = {c: frame[c].tolist() for c in frame.columns}
+    rows = []
+    for i in range(len(frame)):
         out = []
         for c in names:
-            if f"{c}_lo" in frame.columns and f"{c}_hi" in frame.columns:
-                out.append(interval(row[c], row[f"{c}_lo"], row[f"{c}_hi"]))
+            if f"{c}_lo" in values and f"{c}_hi" in values:
+                out.append(interval(values[c][i], values[f"{c}_lo"][i], values[f"{c}_hi"][i]))
             else:
-                out.append(number(row[c]))
+                out.append(number(values[c][i]))
         rows.append(out)
     return [str(n) for n in names], rows, numeric
 

@@ -253,3 +253,18 @@ def test_cli_evaluate_restates_answers_and_fits_80_columns(cli, tmp_path, monkey
     verdict = [i for i, line in enumerate(lines) if line.startswith(("Play ", "Best guess "))]
     assert verdict and all(line.startswith("  ") for line in lines[verdict[-1] + 1:])  # the verdict, wrapped
     assert "8C/TC/AC" in out  # interchangeable clubs share a row
+
+
+def test_option_groups_complete_a_partial_partition():
+    """A game may list only its merged options (Ninety-Nine's J/Q): every other option is
+    then a group of its own, never dropped from the table (found by analyzer review)."""
+    from analyzer.evaluate import Evaluation, option_groups
+
+    ev = Evaluation(seat=0, options=[5, 10, 11], names=["7", "J", "Q"], outcome="went_over", outcome_binary=True,
+                    run=lambda *a: None, groups=[[1, 2]])
+    assert option_groups(ev) == [[0], [1, 2]]
+    ev.groups = None
+    assert option_groups(ev) == [[0], [1], [2]]
+    ev.groups = [[0, 1], [1, 2]]
+    with pytest.raises(ValueError):
+        option_groups(ev)

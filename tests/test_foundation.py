@@ -217,3 +217,22 @@ def test_every_command_result_is_one_result_type():
     out = Summary("hearts2", {}, 1, ["random"], 10, 20, 0.5, False, table, {"x": 1.0}).to_dict()
     assert out["game"] == "hearts2" and out["seats"][0]["score"] is None and out["verdict"].startswith("Seat 0")
     assert list(out).index("verdict") < list(out).index("seats")
+
+
+def test_terminal_tables_fit_and_keep_integers_whole():
+    """analyzer.terminal.render: integers stay integers in an all-numeric frame (a row of
+    it would be upcast to floats), intervals show as value ±half, text is left-aligned, and
+    columns that do not fit 80 are named instead of cut."""
+    import pandas as pd
+
+    from analyzer.terminal import render
+
+    frame = pd.DataFrame({"seat": [0, 1], "games": [1500, 20], "win": [0.25, 0.75], "win_lo": [0.2, 0.7],
+                          "win_hi": [0.3, 0.8]})
+    lines = render(frame, total=80).splitlines()
+    assert lines[2].split() == ["0", "1,500", "0.250", "±0.050"]
+    wide = pd.DataFrame({f"column_{i}": [123456.5] for i in range(12)} | {"name": ["heuristic"]})
+    text = render(wide, total=80)
+    assert all(len(line) <= 80 for line in text.splitlines()) and "\u2026" not in text
+    assert "with --wide or --json" in text
+    assert render(pd.DataFrame({"strategy": ["mc", "heuristic"], "n": [1, 2]}), total=80).splitlines()[2].startswith("mc ")
