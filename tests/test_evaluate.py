@@ -186,7 +186,7 @@ def test_enumerated_worlds_are_every_consistent_deal_once():
     rules = spec.resolve_rules(events[0]["rules"])
     for at in (2, 10, 20):
         known = spec.read_position(rules, spec.position_from_record(events, at))
-        pool, forced = known["pool"], known["forced_dead"]
+        pool, forced = known.pool, known.forced_dead
         free = [c for c in range(52) if (pool & ~forced) >> c & 1]
         expected = {forced | sum(1 << c for c in pick) for pick in combinations(free, 2 - bin(forced).count("1"))}
         worlds = dead_worlds(pool, forced, 10_000)

@@ -540,15 +540,16 @@ def test_summary_tables_are_consistent(tmp_path):
 USER = textwrap.dedent('''
     from numba import njit
 
+    from analyzer.games.hearts2.view import HAND, LED, LEADER, PLAYED, SEAT, holds
+
     @njit
     def checked(view, legal, n, rng):
         # the view must agree with the legal moves: every legal card is in the hand,
         # none was played before; a follower sees the led card
-        hand = view[7]
         for i in range(n):
-            if not (hand >> legal[i]) & 1 or (view[8] >> legal[i]) & 1:
+            if not holds(view[HAND], legal[i]) or holds(view[PLAYED], legal[i]):
                 return -1
-        if view[0] != view[4] and view[5] < 0:
+        if view[SEAT] != view[LEADER] and view[LED] < 0:
             return -1
         return legal[n - 1]
 
@@ -738,14 +739,13 @@ def test_mc_plays_the_forced_answer():
     from analyzer.games.hearts2 import kernel as K
 
     known = SPEC.read_position(RULES, FORCED)
-    assert cards_of(known["forced_dead"]) == {"2C", "4C"} and cards_of(known["pool"]) == {"2C", "4C", "AH"}
+    assert cards_of(known.forced_dead) == {"2C", "4C"} and cards_of(known.pool) == {"2C", "4C", "AH"}
     scratch = np.zeros(4, dtype=np.uint64)
     sums = np.zeros(16, dtype=np.int64)
-    k = known["kernel"]
     for base in (S.HEURISTIC, S.RANDOM):
-        card, *_ = K.mc_move(0, 8, base, mask("QS 2H"), mask("AH"), mask("2C 4C"), parse_card("6C"), k[8], k[9],
-                             k[10], k[11], k[12], k[15], mask("QS 2H"), scratch, sums, np.uint64(1), np.uint64(2),
-                             np.uint64(3), np.uint64(4))
+        card, *_ = K.mc_move(0, 8, base, mask("QS 2H"), mask("AH"), mask("2C 4C"), parse_card("6C"), known.leader,
+                             known.trick, known.led, known.taken0, known.taken1, known.void1, mask("QS 2H"), scratch,
+                             sums, np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4))
         assert token(card) == "2H"
         assert sorted(sums[:2]) == [8 * 1, 8 * 20]
 
@@ -835,19 +835,19 @@ def test_position_from_record_round_trip():
             assert position["seat"] == ev["seat"] and position["dealer"] == deal["dealer"]
             assert position["rules"] == events[0]["rules"]
             known = SPEC.read_position(RULES, position)
-            assert [token(c) for c in known["legal"]] == sorted(ev["legal"], key=parse_card)
+            assert cards_of(known.legal) == set(ev["legal"])
             gone = set(position["played"])
             opp = set(deal["hands"][1 - ev["seat"]]) - gone
             dead = set(deal["dead"])
-            assert cards_of(known["pool"]) == opp | dead
-            assert cards_of(known["forced_dead"]) <= dead
+            assert cards_of(known.pool) == opp | dead
+            assert cards_of(known.forced_dead) <= dead
             assert set(position["hand"]) == set(deal["hands"][ev["seat"]]) - gone
             if at % 7 == 0:  # the same, worked out independently
                 flat = {**position, "hand": " ".join(position["hand"]), "played": " ".join(position["played"])}
                 _, splits = consistent_splits(flat)
                 assert (frozenset(opp), frozenset(dead)) in splits
-                free = len(cards_of(known["pool"]) - cards_of(known["forced_dead"]))
-                assert len(splits) == math.comb(free, 2 - len(cards_of(known["forced_dead"])))
+                free = len(cards_of(known.pool) - cards_of(known.forced_dead))
+                assert len(splits) == math.comb(free, 2 - len(cards_of(known.forced_dead)))
 
 
 @pytest.mark.parametrize("change, message", [
@@ -867,6 +867,8 @@ def test_position_from_record_round_trip():
     ({"scores": "5"}, "2 non-negative numbers"),
     ({"decision": "bid"}, "only play decisions"),
     ({"bids": "5"}, "no 'bids'"),
+    ({"hand": "8C TC QC AC 2D 4D 6D 8D 2H 4H 2S 4S 6S", "played": "", "trick": ""}, "holds none of 2C 4C 6C"),
+    ({"hand": "2C 8C TC QC AC 2D 4D 6D 8D 2H 4H 2S 4S", "played": "", "trick": "4C"}, "so 2C is dead"),
 ])
 def test_bad_positions_give_clear_errors(change, message):
     with pytest.raises(AnalyzerError, match=message):
@@ -877,7 +879,7 @@ def test_impossible_voids_are_refused():
     # seat 1 led 2C, seat 0 won with 4C and led 6C: seat 1 discarded 8S, so it holds no club
     position = {"seat": 0, "hand": "8C TC QC 2D 4D 6D 8D 2H 4H 2S 4S", "played": "2C 4C 6C 8S"}
     known = SPEC.read_position(RULES, position)
-    assert cards_of(known["forced_dead"]) == {"AC"}
+    assert cards_of(known.forced_dead) == {"AC"}
     # ... but 3 clubs are unseen, and only 2 cards are dead
     with pytest.raises(AnalyzerError, match="only 2 cards are dead"):
         SPEC.read_position(RULES, {**position, "hand": "8C 2D 4D 6D 8D TD 2H 4H 2S 4S 6S"})
@@ -919,3 +921,29 @@ def test_cli_evaluate_from_a_record_and_bad_position(cli, tmp_path):
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:")
+
+
+# ---- the view module: names and converters for strategy authors -----------------------------
+
+def test_view_card_and_move_codes():
+    from analyzer.cards import CardError
+    from analyzer.games.hearts2 import view as V
+
+    deck = hearts2_deck().codes
+    assert V.DECK == sum(1 << c for c in deck)
+    for c in deck:
+        name = token(c)
+        assert V.card_code(name) == V.move_code(name) == c
+        assert V.card_name(c) == V.move_name(c) == name
+        assert V.suit_of(c) == "CDHS".index(name[1]) and V.rank_of(c) == "23456789TJQKA".index(name[0])
+    assert V.card_code("QS") == V.QUEEN_OF_SPADES and V.suit_of(V.QUEEN_OF_SPADES) == V.SPADES
+    with pytest.raises(CardError, match="not in the 28-card"):
+        V.card_code("3H")
+    m = V.mask_of("QS 2H 4H AC")
+    assert V.count(m) == 4 and V.holds(m, V.card_code("2H")) and not V.holds(m, V.card_code("6H"))
+    assert cards_of(V.suit_cards(m, V.HEARTS)) == {"2H", "4H"}
+    view = np.zeros(V.VIEW_SIZE, dtype=np.int64)
+    view[V.HAND] = mask("QS 2H")
+    view[V.PLAYED] = mask("6C 4H 2S 4S")
+    view[V.LED] = parse_card("2D")
+    assert cards_of(V.unseen(view)) == {token(c) for c in deck} - {"QS", "2H", "6C", "4H", "2S", "4S", "2D"}

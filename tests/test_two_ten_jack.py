@@ -566,10 +566,11 @@ def test_move_names():
 USER_CODE = '''
 from numba import njit
 
+from analyzer.games.two_ten_jack.view import ROUND, TARGET
+
 @njit
 def first(view, legal, n, rng):
-    # view: 0 seat, 5 card led (-1 when leading), 7 hand mask, 13 round
-    if view[2] > 1 and view[13] >= 2:
+    if view[TARGET] > 1 and view[ROUND] >= 2:
         return 77
     return legal[n - 1]
 '''
@@ -638,6 +639,7 @@ def test_cli_bad_input(cli, args):
 
 from analyzer import evaluate as EV  # noqa: E402
 from analyzer.games.two_ten_jack import kernel as K  # noqa: E402
+from analyzer.games.two_ten_jack.codes import cards_held, scalars  # noqa: E402
 from analyzer.games.two_ten_jack.spec import check_position  # noqa: E402
 from analyzer.rng import DEAL, seed_stream  # noqa: E402
 
@@ -706,7 +708,7 @@ def test_resample_matches_exact_conditional_probabilities(played, hand, lacks):
         assert len(held) == 6
         assert len(set(held) - allowed) <= 1  # only the drawn card may be one it lacked
         assert not set(held) & seen
-        stock = {token(x) for x in work[0][work[10][K.S_TOP]:52]}
+        stock = {token(x) for x in work.stock[scalars(work).top:52]}
         assert stock | set(held) == unseen and not stock & set(held)
         stock_sizes.add(len(stock))
         assert cards(work[7][0]) == sorted(hand.split())  # the seat's own hand is never touched
@@ -773,7 +775,7 @@ def test_position_from_record_round_trip_and_knowledge_never_excludes_the_truth(
             assert [SPEC.move_name(m) for m in pos.options] == sorted(ev["legal"], key=SPEC.move_code)
             # what the seat knows of the other hand never rules out the real one
             other = 1 - pos.seat
-            assert pos.ws[9][other, 2] == len(hands[other])
+            assert cards_held(pos.ws, other) == len(hands[other])
             real = sum(1 << c(x) for x in hands[other])
             assert K.hidden_weight(pos.ws, other, np.int64(real)) > 0
             checked += 1
@@ -950,35 +952,28 @@ def test_cli_evaluate(cli, tmp_path):
     assert len(lines) == 1 and lines[0].startswith("error: impossible position: seat 1 showed voids")
 
 
-def test_kernel_knowledge_tracking_matches_the_position_replay():
-    """The knowledge the kernel keeps during play (what ``mc`` samples from) equals the one
-    spec.check_position rebuilds from a position, at every decision of a recorded round."""
-    from analyzer import trace as tr
-    from analyzer.games.two_ten_jack.spec import knowledge
+# ---------------------------------------------------------------------------------------
+# the view module: names and converters for strategy authors
 
-    def known(ws):
-        out = []
-        for s in range(2):
-            levels, states = knowledge(ws, s)
-            out.append((levels, sorted((tuple(n), w) for n, w in states), int(ws[9][s, 2])))
-        return out
+def test_view_card_and_move_codes():
+    from analyzer.cards import CardError
+    from analyzer.games.two_ten_jack import view as V
 
-    for index, seats in ((0, ("heuristic", "random")), (3, ("random", "random"))):
-        events = random_record(13, index, seats)
-        deal = events[1]
-        ws = K.workspace(np.array([31], dtype=np.int64))
-        sc = ws[10]
-        sc[:] = 0
-        sc[K.S_DEALER] = deal["dealer"]
-        sc[K.S_TRACK] = 1
-        sc[K.S_TOP] = 12
-        seed_stream(ws[3], 1, index, DEAL)  # the draws (their cards do not matter here)
-        K.start_round(ws)
-        out = np.zeros(K.N_COLUMNS, dtype=np.int64)
-        trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
-        decides = [ev for ev in events if ev["ev"] == "decide"][:52]  # round 1
-        for at, ev in enumerate(decides, start=1):
-            pos = check_position(SPEC.position_from_record(events, at), {"target": 31}, SPEC.position_keys)
-            assert known(ws) == known(pos.ws), at
-            assert sc[K.S_LEADER] == pos.leader and sc[K.S_TRICK] == pos.tricks
-            K.apply_move(ws, np.int64(SPEC.move_code(ev["move"])), out, trace, False)
+    for code in range(52):
+        name = token(code)
+        assert V.card_code(name) == V.move_code(name) == code
+        assert V.card_name(code) == V.move_name(code) == name
+        assert V.suit_of(code) == "CDHS".index(name[1]) and V.rank_of(code) == "23456789TJQKA".index(name[0])
+        assert V.card_of(code) == code
+    for name, code in (("AS:spade", R.AS_SPADE), ("AS:trump", R.AS_TRUMP)):
+        assert V.move_code(name) == code and V.move_name(code) == name and V.card_of(code) == c("AS")
+    with pytest.raises(CardError):
+        V.card_code("HJ")
+    # points and trumps, by the rules' own card list (docs/rules.md section 4)
+    points = {"2H": 5, "TH": 5, "JH": 5, "2C": -5, "TC": -5, "JC": -5, "2S": 1, "TS": 1, "JS": 1, "AS": 1, "6D": 1}
+    for code in range(52):
+        assert V.points_of(code) == points.get(token(code), 0)
+        assert V.is_trump(code) == (token(code)[1] == "H" or token(code) == "AS")
+    assert V.points_of(R.AS_TRUMP) == 1 and V.is_trump(R.AS_SPADE)
+    m = V.mask_of("2H TC 6D 3S")
+    assert V.count(m) == 4 and V.mask_points(m) == 5 - 5 + 1 and V.holds(m, c("3S")) and not V.holds(m, c("4S"))

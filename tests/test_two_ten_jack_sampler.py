@@ -23,6 +23,7 @@ from scipy import stats as sps
 from analyzer import api
 from analyzer.cards import parse_card, token
 from analyzer.games.two_ten_jack import kernel as K
+from analyzer.games.two_ten_jack.codes import KN_STATES, cards_held
 from analyzer.games.two_ten_jack.spec import SPEC, check_position, hidden_worlds, option_groups
 
 GAME = "two-ten-jack"
@@ -307,8 +308,8 @@ def test_exact_weights_on_short_histories(k):
     other = 1 - pos.seat
     assert pos.seat == seat_to_move(position)
     by_masks, unseen, h = final_slots(position)
-    assert h == pos.ws[9][other, 2]
-    assert pos.ws[9][other, 1] >= 2  # a played card that could have come from cards of different ages
+    assert h == cards_held(pos.ws, other)
+    assert pos.ws.kn[other, KN_STATES] >= 2  # a played card that could have come from cards of different ages
     got = sampled(pos, 150, seed=k)
     gen = np.random.default_rng(k)
     pool = sorted(unseen)

@@ -2,7 +2,8 @@
 parallel, the same game with the trace buffer on, Monte Carlo (``mc``) decisions and
 evaluation from a given position.
 
-Arrays a game reads and writes (allocated once per block of games, see ``workspace``):
+Arrays a game reads and writes (allocated once per block of games, see ``workspace``;
+the bundle is a ``codes.Workspace``, its fields named as below):
     deck    int64[28]     card codes, set up once per game, shuffled in place each hand
                           (DEAL stream)
     hands   int64[2]      each seat's hand as dealt (card masks; the loop then keeps the
@@ -12,9 +13,9 @@ Arrays a game reads and writes (allocated once per block of games, see ``workspa
     deal_rng, play_rng uint64[4]  the game's two random streams
     scratch uint64[4]     seeds the Monte Carlo sample streams
     sums    int64[16]     Monte Carlo: points per option
-Out row columns (spec.extra_columns): winners, hands, decisions, score_0, score_1,
-moons, moons_0, moons_1 (hands in which the seat shot the moon), tricks_0, tricks_1
-(tricks won), qs_0, qs_1 (hands in which the seat took QS).
+Out row columns (``codes.O_*``; spec.extra_columns): winners, hands, decisions, score_0,
+score_1, moons, moons_0, moons_1 (hands in which the seat shot the moon), tricks_0,
+tricks_1 (tricks won), qs_0, qs_1 (hands in which the seat took QS).
 
 The state of a hand in progress is a handful of scalars: ``h0, h1`` (hands, masks),
 ``dead`` (mask), ``first`` (the forced first lead), ``leader``, ``trick`` (0..12),
@@ -27,12 +28,11 @@ functions of rules.py (legal_now, end_trick, shown_void); two drivers choose the
 call graph free of recursion, which numba does not compile reliably).
 
 User strategy: ``f(view, legal, n, rng) -> card code`` where ``legal[:n]`` are the legal
-card codes and ``view`` (int64) holds: V_SEAT, V_HAND_NO (from 1), V_DEALER, V_TRICK
-(0..12), V_LEADER (seat leading this trick), V_LED (card led, -1 when leading), V_BROKEN
-(1 once a heart was played to an earlier trick), V_HAND (own cards, mask), V_PLAYED
-(cards of the completed tricks of this hand, mask), V_TAKEN..+2 (points taken in tricks
-this hand, per seat), V_SCORES..+2 (scores before this hand), V_TARGET, V_TRICKS..+2
-(tricks won this hand, per seat).
+card codes and ``view`` (int64) is laid out as ``view.py`` names it (``V_*`` here are those
+names: V_SEAT is view.SEAT, ...).
+
+A position (evaluate) is set up by ``load_position``: it replays the public history of the
+hand with the same rule functions and refuses an impossible one (``codes.Refusal``).
 """
 
 from __future__ import annotations
@@ -41,10 +41,39 @@ import numpy as np
 
 from analyzer import trace as tr
 from analyzer.games.hearts2 import strategies as st
+from analyzer.games.hearts2.codes import (
+    BAD_FIRST_CARD,
+    DEAD_CARD_SEEN,
+    EV_DEAL,
+    EV_DECIDE,
+    EV_GAME_END,
+    EV_HAND_END,
+    EV_TRICK,
+    ILLEGAL_PLAY,
+    N_COLUMNS,
+    NO_FIRST_LEAD,
+    O_DECISIONS,
+    O_HANDS,
+    O_MOONS,
+    O_MOONS_SEAT,
+    O_QS,
+    O_SCORE,
+    O_TRICKS,
+    O_WINNERS,
+    PLAYED_SHOWN_VOID,
+    REPLAY_OK,
+    TAG_DEAD,
+    TOO_MANY_DEAD,
+    Position,
+    Refusal,
+    Workspace,
+)
 from analyzer.games.hearts2.rules import (
+    DEAD_CARDS,
     DECK_CODES,
     DECK_MASK,
     DECK_SIZE,
+    FIRST_LEADS,
     HEART_MASK,
     KNOWN_DEAD,
     P_TARGET,
@@ -58,23 +87,33 @@ from analyzer.games.hearts2.rules import (
     hand_score,
     hearts_broken,
     legal_now,
+    lowest,
     mask_to_codes,
+    popcount,
     sample_hidden,
     shown_void,
     shuffle_deal,
     xoshiro,
     bit_index,
 )
+from analyzer.games.hearts2.view import (
+    BROKEN as V_BROKEN,
+    DEALER as V_DEALER,
+    HAND as V_HAND,
+    HAND_NO as V_HAND_NO,
+    LED as V_LED,
+    LEADER as V_LEADER,
+    PLAYED as V_PLAYED,
+    SCORES as V_SCORES,
+    SEAT as V_SEAT,
+    TAKEN as V_TAKEN,
+    TARGET as V_TARGET,
+    TRICK as V_TRICK,
+    TRICKS_WON as V_TRICKS,
+    VIEW_SIZE,
+)
 from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, hand_purpose, randbelow, seed_stream
-
-# trace event codes
-EV_DEAL, EV_DECIDE, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5
-TAG_DEAD = 100
-
-V_SEAT, V_HAND_NO, V_DEALER, V_TRICK, V_LEADER, V_LED, V_BROKEN, V_HAND, V_PLAYED = 0, 1, 2, 3, 4, 5, 6, 7, 8
-V_TAKEN, V_SCORES, V_TARGET, V_TRICKS = 9, 11, 13, 14
-VIEW_SIZE = 16
 
 #: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
 USER_CHAIN = ["user_move", "play_hand", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
@@ -177,8 +216,8 @@ def rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, 
 @njit(cache=True, inline="always")
 def distinct_cards(legal, pool):
     """The legal cards that are not equivalent to a lower legal one: two cards of a suit
-    are equivalent when no unseen card (``pool``) lies between them (only own or played
-    ones) and neither is QS; then playing either changes nothing but which of the two
+    are equivalent when no live card (``pool``: the unseen cards and the card led) lies
+    between them (only own or played ones) and neither is QS; then playing either changes nothing but which of the two
     is left. Keeps the lowest card of each such run."""
     keep = legal
     rest = legal
@@ -213,7 +252,8 @@ def mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, take
         return bit_index(legal), r0, r1, r2, r3
     own = h0 if seat == 0 else h1
     pool = (h1 if seat == 0 else h0) | dead  # = the deck less own hand and cards played
-    options = distinct_cards(legal, pool)
+    # the card led is live too: 4S and 8S on a 6S lead are not equivalent
+    options = distinct_cards(legal, pool if led < 0 else pool | (1 << led))
     if options & (options - 1) == 0:
         return bit_index(options), r0, r1, r2, r3
     seed, r0, r1, r2, r3 = xoshiro(r0, r1, r2, r3)
@@ -382,18 +422,18 @@ def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score
             nhands += 1
             h0 = -1
     play_rng[0], play_rng[1], play_rng[2], play_rng[3] = r0, r1, r2, r3
-    out[0] = winners
-    out[1] = nhands
-    out[2] = played
-    out[3] = score0
-    out[4] = score1
-    out[5] = moons0 + moons1
-    out[6] = moons0
-    out[7] = moons1
-    out[8] = tricks0
-    out[9] = ntricks - tricks0
-    out[10] = qs0
-    out[11] = qs1
+    out[O_WINNERS] = winners
+    out[O_HANDS] = nhands
+    out[O_DECISIONS] = played
+    out[O_SCORE] = score0
+    out[O_SCORE + 1] = score1
+    out[O_MOONS] = moons0 + moons1
+    out[O_MOONS_SEAT] = moons0
+    out[O_MOONS_SEAT + 1] = moons1
+    out[O_TRICKS] = tricks0
+    out[O_TRICKS + 1] = ntricks - tricks0
+    out[O_QS] = qs0
+    out[O_QS + 1] = qs1
     if tracing:
         tr.emit(trace, EV_GAME_END, winners, nhands, 0, 0)
         tr.emit(trace, tr.LIST, 0, score0, 0, 0)
@@ -404,7 +444,7 @@ def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score
 @njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    deck, deal_rng, play_rng = ws[0], ws[4], ws[5]
+    deck, deal_rng, play_rng = ws.deck, ws.deal_rng, ws.play_rng
     seed_stream(deal_rng, seed, index, DEAL)
     seed_stream(play_rng, seed, index, PLAY)
     for i in range(out.shape[0]):
@@ -418,10 +458,11 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
 
 @njit(cache=True)
 def workspace(params):
-    """The arrays one game needs, allocated once per block of games."""
-    return (np.zeros(DECK_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(13, dtype=np.int64),
-            np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-            np.zeros(4, dtype=np.uint64), np.zeros(16, dtype=np.int64))
+    """The arrays one game needs (a ``codes.Workspace``), allocated once per block of games."""
+    # fields in order: deck, hands, codes, view, deal_rng, play_rng, scratch, sums
+    return Workspace(np.zeros(DECK_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(13, dtype=np.int64),
+                     np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                     np.zeros(4, dtype=np.uint64), np.zeros(16, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -462,10 +503,10 @@ def sample_many(seed, pool, forced, n, out):
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo, hi):
     """Samples ``lo .. hi - 1`` (see evaluate_chunk)."""
-    seat, own, pool, forced_dead = pos[0], pos[1], pos[2], pos[3]
+    seat, own, pool = pos.seat, pos.own, pos.pool
     ws = workspace(params)
     err = np.full(4, -1, dtype=np.int64)
-    out = np.zeros(12, dtype=np.int64)
+    out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     sample_rng = np.zeros(4, dtype=np.uint64)
     for j in range(lo, hi):
@@ -475,20 +516,20 @@ def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo,
             opp = pool & ~dd
         else:
             seed_stream(sample_rng, seed, start + j, DEAL)
-            opp, dd, _, _, _, _ = sample_hidden(pool, forced_dead, sample_rng[0], sample_rng[1], sample_rng[2],
+            opp, dd, _, _, _, _ = sample_hidden(pool, pos.forced_dead, sample_rng[0], sample_rng[1], sample_rng[2],
                                                 sample_rng[3])
         h0 = own if seat == 0 else opp
         h1 = opp if seat == 0 else own
         for i in range(options.shape[0]):
             for c in range(DECK_SIZE):
-                ws[0][c] = DECK_CODES[c]
-            seed_stream(ws[4], seed, start + j, hand_purpose(0))
-            seed_stream(ws[5], seed, start + j, PLAY)
-            ok, p0, p1 = play_rest(params, strat, ws, out, err, trace, False, pos[4], pos[5], pos[6], pos[7], h0,
-                                   h1, dd, pos[8], pos[9], pos[10], pos[11], pos[12], pos[13], pos[14], pos[15],
-                                   options[i])
+                ws.deck[c] = DECK_CODES[c]
+            seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
+            seed_stream(ws.play_rng, seed, start + j, PLAY)
+            ok, p0, p1 = play_rest(params, strat, ws, out, err, trace, False, pos.hand_no, pos.dealer, pos.score0,
+                                   pos.score1, h0, h1, dd, pos.leader, pos.trick, pos.led, pos.taken0, pos.taken1,
+                                   pos.ntr0, pos.void0, pos.void1, options[i])
             result[j, i, 0] = p0 if seat == 0 else p1
-            result[j, i, 1] = (out[0] >> seat) & 1
+            result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)
@@ -499,12 +540,112 @@ def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nbl
     dead-card masks of every consistent world (spec.evaluation), sample j played in world
     (start + j) mod W; the opponent holds the rest of the pool.
 
-    ``pos`` (int64[16], from spec.evaluation): seat, own hand, pool (unseen cards),
-    forced dead cards, hand number, dealer, score0, score1, leader, trick, led, taken0,
-    taken1, ntr0, void0, void1. result int64[n, n_options, 2]: [the seat's points this
-    hand, won the game] per sample and option.
+    ``pos``: the ``codes.Position`` the seat decides in (``load_position``). result
+    int64[n, n_options, 2]: [the seat's points this hand, won the game] per sample and
+    option.
     """
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, pos, options, worlds, result, b * n // nblocks,
                        (b + 1) * n // nblocks)
+
+
+# ---- a position from its public history -----------------------------------------------------------
+
+@njit(cache=True)
+def refused(code, at, card, cards, seat, hand, dealer, score0, score1, hand_no):
+    """The result of ``load_position`` for a history it refuses: a Position holding only what
+    was given, and why (a ``codes.Refusal``)."""
+    zero = np.int64(0)
+    pos = Position(seat, hand, zero, zero, hand_no, dealer, score0, score1, zero, zero, np.int64(-1), zero, zero,
+                   zero, zero, zero, zero, zero)
+    return pos, Refusal(np.int64(code), np.int64(at), np.int64(card), np.int64(cards))
+
+
+@njit(cache=True)
+def first_leader(seat, played):
+    """Who led the first trick of a hand whose cards so far are ``played``: the seat leads
+    now, or follows when the count is odd, and each trick's winner leads the next. The
+    winner depends on the cards only relative to the leader (``end_trick``), so replaying
+    from seat 0 tells whether the first leader is the seat now leading or the other."""
+    n = played.shape[0]
+    relative = np.int64(0)
+    for t in range(n // 2):
+        relative, _, _, _ = end_trick(relative, played[2 * t], played[2 * t + 1], 0, 0, 0)
+    return (seat ^ (n & 1)) ^ relative
+
+
+@njit(cache=True)
+def load_position(seat, hand, played, dealer, score0, score1, hand_no):
+    """Replay the public history of a hand with the compiled rules, as ``seat`` saw it.
+
+    ``hand``: the seat's cards now (a mask); ``played`` (int64[n]): the cards played this
+    hand in play order (lead, follow, lead, ...; with n odd the last is the card led to the
+    current trick). The caller has checked the format (cards of the deck, each once, a hand
+    of the right size). Returns (``codes.Position``, ``codes.Refusal``): the position the
+    seat decides in (trick winners, points taken, voids shown, hidden-card constraints,
+    legal cards), and REPLAY_OK, or why the history is impossible, the first card at fault
+    first (the seat's plays are checked with ``legal_now``, the opponent's against the voids
+    it had shown: ``shown_void``).
+    """
+    n = played.shape[0]
+    one = np.int64(1)
+    seen = hand
+    for i in range(n):
+        seen |= one << played[i]
+    if n > 0:
+        first = played[0]
+        if first_lead(KNOWN_DEAD[first]) != first:  # no dead cards make it the first lead
+            return refused(BAD_FIRST_CARD, 0, first, 0, seat, hand, dealer, score0, score1, hand_no)
+    else:  # the seat leads the first trick: with the lowest first lead it holds (the others dead)
+        first = first_lead(FIRST_LEADS & ~hand)
+        if not (hand >> first) & 1:
+            return refused(NO_FIRST_LEAD, -1, -1, 0, seat, hand, dealer, score0, score1, hand_no)
+    if KNOWN_DEAD[first] & seen:
+        return refused(DEAD_CARD_SEEN, -1, lowest(KNOWN_DEAD[first] & seen), 0, seat, hand, dealer, score0, score1,
+                       hand_no)
+    leader = first_leader(seat, played)
+    # the seat's cards as dealt: held now or played by it (a trick's second card is the follower's)
+    own = hand
+    who = leader
+    for i in range(n):
+        if who == seat:
+            own |= one << played[i]
+        if i & 1:
+            who, _, _, _ = end_trick(who ^ 1, played[i - 1], played[i], 0, 0, 0)
+        else:
+            who ^= 1
+    # play the hand as play_hand does; the opponent's "hand" is every card the seat does not
+    # hold (its cards and the dead ones): only which hearts are gone matters to the rules here
+    h0 = own if seat == 0 else DECK_MASK & ~own
+    h1 = DECK_MASK & ~own if seat == 0 else own
+    trick, led, taken0, taken1, ntr0, void0, void1 = 0, np.int64(-1), 0, 0, 0, np.int64(0), np.int64(0)
+    for i in range(n):
+        card = played[i]
+        p = leader if led < 0 else 1 - leader
+        if p == seat:
+            legal = legal_now(h0 if p == 0 else h1, trick, first, led, h0, h1, 0)
+            if not (legal >> card) & 1:
+                return refused(ILLEGAL_PLAY, i, card, legal, seat, hand, dealer, score0, score1, hand_no)
+        elif ((void0 if p == 0 else void1) >> card) & 1:
+            return refused(PLAYED_SHOWN_VOID, i, card, 0, seat, hand, dealer, score0, score1, hand_no)
+        shown = shown_void(trick, led, card, led < 0 and hearts_broken(h0, h1, 0))
+        void0 |= shown & (p - 1)
+        void1 |= shown & -p
+        flip = one << card
+        h0 ^= flip & (p - 1)
+        h1 ^= flip & -p
+        if led < 0:
+            led = card
+        else:
+            leader, taken0, taken1, ntr0 = end_trick(leader, led, card, taken0, taken1, ntr0)
+            led = np.int64(-1)
+            trick += 1
+    pool = DECK_MASK & ~seen
+    forced = pool & ((void1 if seat == 0 else void0) | KNOWN_DEAD[first])
+    if popcount(forced) > DEAD_CARDS:
+        return refused(TOO_MANY_DEAD, -1, -1, forced, seat, hand, dealer, score0, score1, hand_no)
+    legal = legal_now(hand, trick, first, led, h0, h1, 0)
+    pos = Position(seat, hand, pool, forced, hand_no, dealer, score0, score1, leader, np.int64(trick), led,
+                   np.int64(taken0), np.int64(taken1), np.int64(ntr0), void0, void1, first, legal)
+    return pos, Refusal(np.int64(REPLAY_OK), np.int64(-1), np.int64(-1), np.int64(0))

@@ -42,6 +42,10 @@ RANK_MASK = np.array([sum(1 << (s * 13 + r) for s in range(4)) & DECK_MASK for r
 QS = SPADES * 13 + 10
 QS_BIT = 1 << QS
 C2, C4, C6 = 0, 2, 4
+#: the cards that can lead a hand's first trick (2C, or 4C when 2C is dead, or 6C)
+FIRST_LEADS = (1 << C2) | (1 << C4) | (1 << C6)
+#: cards out of play each hand (the top and the last card of the deck)
+DEAD_CARDS = 2
 #: suit of a card code, the mask of that suit, and the points of the card
 SUIT_OF = np.array([c // 13 for c in range(52)], dtype=np.int64)
 SUIT_MASK_OF = np.array([int(SUIT_MASK[c // 13]) for c in range(52)], dtype=np.int64)

@@ -10,15 +10,12 @@ from analyzer.cards import CardError, token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
+from analyzer.games.hearts2 import codes as C
+from analyzer.games.hearts2.codes import EV_DEAL, EV_DECIDE, EV_GAME_END, EV_HAND_END, EV_TRICK, PLAYERS, TAG_DEAD
+from analyzer.games.hearts2.rules import DEAD_CARDS, TRICKS
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
-
-# must match kernel.py (kept here so that decoding a record needs no numba)
-EV_DEAL, EV_DECIDE, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5
-TAG_DEAD = 100
-PLAYERS = 2
-TRICKS = 13
 
 
 class Hearts2Spec(GameSpec):
@@ -29,7 +26,7 @@ class Hearts2Spec(GameSpec):
             return f"<card code {code}>"
 
     def extra_columns(self, rules: dict[str, Any]) -> list[str]:
-        return ["moons", "moons_0", "moons_1", "tricks_0", "tricks_1", "qs_0", "qs_1"]
+        return list(C.EXTRA_COLUMNS)
 
     def ratio_pairs(self, rules: dict[str, Any]) -> list[tuple[str, str]]:
         pairs = [("moons", "hands"), ("decisions", "hands")]
@@ -125,8 +122,9 @@ class Hearts2Spec(GameSpec):
         return {"seat": seat, "dealer": dealer, "hand": hand, "played": played, "scores": scores,
                 "rules": dict(head["rules"])}
 
-    def read_position(self, rules: dict[str, Any], position: dict[str, Any]) -> dict[str, Any]:
-        """Check a position and work out what the seat knows (see docs/hearts2.md)."""
+    def read_position(self, rules: dict[str, Any], position: dict[str, Any]) -> C.Position:
+        """Check a position's format and replay its history with the compiled rules
+        (kernel.load_position): what the seat knows, as a ``codes.Position``."""
         return _read_position(rules, position, self.position_keys)
 
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
@@ -138,9 +136,8 @@ class Hearts2Spec(GameSpec):
         if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
             from analyzer.games.hearts2 import kernel
 
-        known = self.read_position(rules, position)
+        pos = self.read_position(rules, position)
         params = self.params(rules)
-        pos = np.array(known["kernel"], dtype=np.int64)
 
         def runner(worlds):
             def run(seed, start, codes, n, threads):
@@ -152,14 +149,14 @@ class Hearts2Spec(GameSpec):
             return run
 
         def worlds(limit: int):
-            dead = dead_worlds(known["pool"], known["forced_dead"], limit)
+            dead = dead_worlds(pos.pool, pos.forced_dead, limit)
             return None if dead is None else Worlds(np.ones(len(dead)), runner(dead))
 
-        options = known["legal"]
-        return Evaluation(seat=known["seat"], options=options, names=[token(c) for c in options],
+        options = _cards(pos.legal)
+        return Evaluation(seat=pos.seat, options=options, names=[token(c) for c in options],
                           outcome="points", outcome_binary=False, run=runner(np.zeros(0, dtype=np.int64)),
-                          description=f"seat {known['seat']}, trick {known['trick'] + 1}",
-                          groups=equivalent_cards(options, known["pool"], known["kernel"][10]),
+                          description=f"seat {pos.seat}, trick {pos.trick + 1}",
+                          groups=equivalent_cards(options, pos.pool, pos.led),
                           worlds=worlds, lower_is_better=True)
 
     def hidden_samples(self, rules: dict[str, Any], position: dict[str, Any], n: int, seed: int = 0):
@@ -169,13 +166,15 @@ class Hearts2Spec(GameSpec):
 
         from analyzer.games.hearts2 import kernel
 
-        known = self.read_position(rules, position)
+        pos = self.read_position(rules, position)
         out = np.zeros((n, 2), dtype=np.int64)
-        kernel.sample_many(np.uint64(seed), np.int64(known["pool"]), np.int64(known["forced_dead"]), n, out)
+        kernel.sample_many(np.uint64(seed), np.int64(pos.pool), np.int64(pos.forced_dead), n, out)
         return out
 
 
-FIRST_LEADS = ("2C", "4C", "6C")
+def _cards(mask: int) -> list[int]:
+    """The card codes of a mask, low to high."""
+    return [c for c in range(52) if mask >> c & 1]
 
 
 def dead_worlds(pool: int, forced: int, limit: int):
@@ -187,8 +186,8 @@ def dead_worlds(pool: int, forced: int, limit: int):
 
     import numpy as np
 
-    free = [c for c in range(52) if (pool & ~forced) >> c & 1]
-    need = 2 - bin(forced).count("1")
+    free = _cards(pool & ~forced)
+    need = DEAD_CARDS - bin(forced).count("1")
     if need < 0 or math.comb(len(free), need) > limit:
         return None
     masks = [forced | sum(1 << c for c in extra) for extra in itertools.combinations(free, need)]
@@ -217,8 +216,14 @@ def equivalent_cards(legal: list[int], pool: int, led: int) -> list[list[int]] |
     return groups if len(groups) < len(legal) else None
 
 
-def _read_position(rules: dict[str, Any], position: dict[str, Any], keys) -> dict[str, Any]:
-    from analyzer.cards import hearts2_deck, parse_card
+def _read_position(rules: dict[str, Any], position: dict[str, Any], keys) -> C.Position:
+    """Check a position's format (keys, card tokens, duplicates, counts), then replay its
+    history with the compiled rules (kernel.load_position), which refuses an impossible one."""
+    import numpy as np
+
+    from analyzer.cards import hearts2_deck
+    from analyzer.games.hearts2 import kernel
+    from analyzer.games.hearts2.rules import game_winners
 
     if not isinstance(position, dict):
         raise AnalyzerError("a hearts2 position is a JSON object (keys: " + ", ".join(keys) + ")")
@@ -231,7 +236,6 @@ def _read_position(rules: dict[str, Any], position: dict[str, Any], keys) -> dic
     seat = _int(position.get("seat", 0), "seat")
     if seat not in (0, 1):
         raise AnalyzerError(f"seat: seat {seat} does not exist with 2 players")
-    opp = 1 - seat
     dealer = _int(position.get("dealer", 0), "dealer")
     if dealer not in (0, 1):
         raise AnalyzerError(f"dealer: seat {dealer} does not exist with 2 players")
@@ -257,124 +261,46 @@ def _read_position(rules: dict[str, Any], position: dict[str, Any], keys) -> dic
         deck.check(hand + played, "the hand and the cards played together")
     except CardError as exc:
         raise AnalyzerError(str(exc)) from None
-    if len(played) > 25:
-        raise AnalyzerError(f"{len(played)} cards played: a hand has 26 plays, so no decision is left")
-    ntricks, mid = divmod(len(played), 2)
+    if len(played) > 2 * TRICKS - 1:
+        raise AnalyzerError(f"{len(played)} cards played: a hand has {2 * TRICKS} plays, so no decision is left")
+    ntricks = len(played) // 2
     if len(hand) != TRICKS - ntricks:
         raise AnalyzerError(f"after {ntricks} complete trick(s) seat {seat} holds {TRICKS - ntricks} cards, "
                             f"not {len(hand)}")
     scores = _ints(position.get("scores", [0, 0]), "scores")
     if len(scores) != 2 or min(scores) < 0:
         raise AnalyzerError("scores takes 2 non-negative numbers, one per seat, like 12,30")
-    if max(scores) >= rules["target"] and scores[0] != scores[1]:
+    if game_winners(scores[0], scores[1], rules["target"]):
         raise AnalyzerError(f"scores {scores[0]},{scores[1]}: the game ended at target {rules['target']}")
-
-    candidates = [parse_card(c) for c in FIRST_LEADS]
-    if played:
-        first = played[0]
-        if first not in candidates:
-            raise AnalyzerError(f"the first card of a hand is 2C, or 4C when 2C is dead, or 6C: not {token(first)}")
-    else:
-        held = [c for c in candidates if c in hand]
-        if not held:
-            raise AnalyzerError(f"seat {seat} is to lead the first trick but holds none of 2C 4C 6C")
-        first = held[0]
-    known_dead = [c for c in candidates if c < first]
-    for c in known_dead:
-        if c in hand or c in played:
-            raise AnalyzerError(f"the first lead is {token(first)}, so {token(c)} is dead: it cannot be "
-                                "held or played")
-
-    # who led each trick: the winner of a trick leads the next, so the leader now (the seat
-    # when it leads, the opponent when it follows) fixes the leader of the first trick
-    flips = 0
-    for t in range(ntricks):
-        flips ^= _second_wins(played[2 * t], played[2 * t + 1])
-    leader = (opp if mid else seat) ^ flips
-    heart_mask = {c for c in range(52) if c // 13 == 2}
-    voids: list[set[int]] = [set(), set()]
-    taken, ntr = [0, 0], [0, 0]
-    broken = False
-    who_played = []
-    for i in range(len(played)):
-        lead_seat = leader ^ _leader_flips(played, i // 2)
-        who_played.append(lead_seat if i % 2 == 0 else 1 - lead_seat)
-    # the seat's cards at the start of the hand: those it holds and those it played
-    holding = set(hand) | {c for c, w in zip(played, who_played) if w == seat}
-    for i, card in enumerate(played):
-        t, k = divmod(i, 2)
-        who = who_played[i]
-        lead_seat = who_played[2 * t]
-        if who == seat:
-            legal = _legal(holding, t, first, played[2 * t] if k else -1, broken)
-            if card not in legal:
-                raise AnalyzerError(f"seat {seat} could not have played {token(card)} to trick {t + 1}: "
-                                    f"its legal cards were {' '.join(token(c) for c in sorted(legal))}")
-            holding.discard(card)
-        else:
-            if card in voids[who]:
-                raise AnalyzerError(f"seat {who} played {token(card)} to trick {t + 1} after showing it held "
-                                    f"no {'CDHS'[card // 13]}")
-            if t == 0 and k == 0 and card != first:
-                raise AnalyzerError(f"the first trick is led with {token(first)}")
-        if k == 0:
-            if t > 0 and not broken and card in heart_mask:
-                voids[who] |= {c for c in range(52) if c // 13 != 2}
-        else:
-            led = played[2 * t]
-            if card // 13 != led // 13:
-                voids[who] |= {c for c in range(52) if c // 13 == led // 13}
-            winner = lead_seat ^ _second_wins(led, card)
-            taken[winner] += _points(led) + _points(card)
-            ntr[winner] += 1
-            if led in heart_mask or card in heart_mask:
-                broken = True
-    legal = sorted(_legal(set(hand), ntricks, first, played[-1] if mid else -1, broken))
-    deck_set = set(deck.codes)
-    pool = deck_set - set(hand) - set(played)
-    forced = {c for c in pool if c in voids[opp] or c in known_dead}
-    if len(forced) > 2:
-        raise AnalyzerError(f"impossible: seat {opp} showed it holds none of "
-                            f"{' '.join(token(c) for c in sorted(forced))}, but only 2 cards are dead")
-    pool_mask = sum(1 << c for c in pool)
-    forced_mask = sum(1 << c for c in forced)
-    void_masks = [sum(1 << c for c in v if c in deck_set) for v in voids]
-    current = leader ^ _leader_flips(played, ntricks)
-    kernel = [seat, sum(1 << c for c in hand), pool_mask, forced_mask, 1, dealer, scores[0], scores[1],
-              current, ntricks, played[-1] if mid else -1, taken[0], taken[1], ntr[0], void_masks[0],
-              void_masks[1]]
-    return {"seat": seat, "legal": legal, "trick": ntricks, "pool": pool_mask, "forced_dead": forced_mask,
-            "first": first, "leader": current, "taken": taken, "voids": void_masks, "kernel": kernel}
+    pos, refusal = kernel.load_position(np.int64(seat), np.int64(sum(1 << c for c in hand)),
+                                        np.array(played, dtype=np.int64), np.int64(dealer), np.int64(scores[0]),
+                                        np.int64(scores[1]), np.int64(1))
+    if refusal.code != C.REPLAY_OK:
+        raise AnalyzerError(_refusal_message(refusal, seat, played))
+    return pos
 
 
-def _leader_flips(played: list[int], t: int) -> int:
-    """Leader of trick ``t`` relative to the first trick's (0: the same seat)."""
-    flips = 0
-    for u in range(t):
-        flips ^= _second_wins(played[2 * u], played[2 * u + 1])
-    return flips
-
-
-def _second_wins(led: int, card: int) -> int:
-    if card // 13 == led // 13:
-        return int(card > led)
-    return int(card // 13 == 2)
-
-
-def _points(card: int) -> int:
-    return 13 if card == 3 * 13 + 10 else (1 if card // 13 == 2 else 0)  # QS, hearts
-
-
-def _legal(hand: set[int], trick: int, first: int, led: int, broken: bool) -> set[int]:
-    if led >= 0:
-        same = {c for c in hand if c // 13 == led // 13}
-        return same or set(hand)
-    if trick == 0:
-        return {first} & hand
-    if broken:
-        return set(hand)
-    rest = {c for c in hand if c // 13 != 2}
-    return rest or set(hand)
+def _refusal_message(refusal: C.Refusal, seat: int, played: list[int]) -> str:
+    """The one-line error for a history kernel.load_position refused."""
+    code, card = refusal.code, refusal.card
+    trick = refusal.at // 2 + 1
+    if code == C.BAD_FIRST_CARD:
+        return f"the first card of a hand is 2C, or 4C when 2C is dead, or 6C: not {token(card)}"
+    if code == C.NO_FIRST_LEAD:
+        return f"seat {seat} is to lead the first trick but holds none of 2C 4C 6C"
+    if code == C.DEAD_CARD_SEEN:
+        # (only a card played first can make one dead that the seat holds or saw)
+        return f"the first lead is {token(played[0])}, so {token(card)} is dead: it cannot be held or played"
+    if code == C.ILLEGAL_PLAY:
+        legal = " ".join(token(c) for c in _cards(refusal.cards))
+        return f"seat {seat} could not have played {token(card)} to trick {trick}: its legal cards were {legal}"
+    if code == C.PLAYED_SHOWN_VOID:
+        return (f"seat {1 - seat} played {token(card)} to trick {trick} after showing it held "
+                f"no {token(card)[1]}")
+    if code == C.TOO_MANY_DEAD:
+        return (f"impossible: seat {1 - seat} showed it holds none of "
+                f"{' '.join(token(c) for c in _cards(refusal.cards))}, but only {DEAD_CARDS} cards are dead")
+    return f"impossible position (replay code {code})"
 
 
 def _sorted(cards: list[str]) -> list[str]:

@@ -1,11 +1,12 @@
 """Two-Ten-Jack play loops (compiled): set-up kept apart from play, so the same pieces play
 fresh games, traced games, Monte Carlo rollouts and evaluations from a given position.
 
-A game's state is a *bundle* (``workspace``), arrays only:
+A game's state is a *bundle* (``workspace``: a ``codes.Bundle``, fields named as below),
+arrays only:
     stock    int64[52]   the deck; ``stock[top:52]`` is still to be drawn, lazily shuffled
                          from the game's DEAL stream (rng.draw_lazy)
     legal    int64[64]   list scratch (user decisions, the trace)
-    view     int64[VIEW_SIZE]  what a user strategy sees (layout below)
+    strategy_view int64[VIEW_SIZE]  what a user strategy sees (layout below)
     deal_rng, play_rng   uint64[4] the game's two random streams
     taken    int64[2]    bit mask of the cards each seat took in tricks this round
     scores   int64[2]    running scores
@@ -13,7 +14,8 @@ A game's state is a *bundle* (``workspace``), arrays only:
     levels   int64[2, N_LEVELS]  knowledge of each seat's hand (``track`` on, see below):
                          the masks of its levels, oldest first
     kn       int64[2, 3] per seat: number of levels, number of states, cards held
-    sc       int64[N_SC] S_DEALER, S_LEADER, S_TRICK (tricks done this round), S_TOP,
+    sc       int64[N_SC] scalar registers (``codes.S_*``; Python reads them with
+                         ``codes.scalars``): S_DEALER, S_LEADER, S_TRICK (tricks done this round), S_TOP,
                          S_LEAD (lead move of the trick in progress, -1 when none),
                          S_PLAYED (mask of the cards of finished tricks), S_ROUNDS,
                          S_DECISIONS, S_TRACK (1: keep the knowledge up to date)
@@ -55,11 +57,8 @@ proportional to weight x fills, then fills it sequentially (``hidden_setup``,
 ``hidden_hand``): exactly uniform over the deals consistent with the history. Nothing is
 read into the other seat's choices beyond their legality.
 
-User strategy view (``view``, int64): V_SEAT, V_DEALER, V_TARGET, V_STOCK (cards left in
-the stock), V_TRICK (1..26), V_LEAD (card led, -1 when leading), V_SUIT (suit led, -1 when
-leading), V_HAND (mask of the cards held), V_PLAYED (mask of the cards played in earlier
-tricks of this round), V_TAKEN..+2 (mask of the cards each seat took this round),
-V_SCORE..+2 (scores before this round), V_ROUND (round number from 1).
+User strategy view (``view``, int64): laid out as ``view.py`` names it (``V_*`` here are
+those names: V_SEAT is view.SEAT, ...).
 """
 
 from __future__ import annotations
@@ -87,35 +86,68 @@ from analyzer.games.two_ten_jack.rules import (
     round_winners,
     suit_led,
 )
+from analyzer.games.two_ten_jack.codes import (
+    EV_DEAL,
+    EV_DECIDE,
+    EV_GAME_END,
+    EV_HAND_END,
+    EV_TRICK,
+    KN_HELD,
+    KN_LEVELS,
+    KN_STATES,
+    N_COLUMNS,
+    N_SC,
+    O_AS_LED,
+    O_AS_TRUMP,
+    O_BIN_DEALER,
+    O_BIN_NON,
+    O_DEALT,
+    O_DECISIONS,
+    O_PTS_DEALER,
+    O_PTS_DEALING,
+    O_PTS_NON,
+    O_PTS_NONDEALING,
+    O_ROUNDS,
+    O_SCORE,
+    O_WINNERS,
+    S_DEALER,
+    S_DECISIONS,
+    S_LEAD,
+    S_LEADER,
+    S_PLAYED,
+    S_ROUNDS,
+    S_TOP,
+    S_TRACK,
+    S_TRICK,
+    TAG_DRAWS,
+    TAG_STOCK,
+    Bundle,
+    McWorkspace,
+)
+from analyzer.games.two_ten_jack.view import (
+    DEALER as V_DEALER,
+    HAND as V_HAND,
+    LEAD as V_LEAD,
+    PLAYED as V_PLAYED,
+    ROUND as V_ROUND,
+    SCORE as V_SCORE,
+    SEAT as V_SEAT,
+    STOCK as V_STOCK,
+    SUIT as V_SUIT,
+    TAKEN as V_TAKEN,
+    TARGET as V_TARGET,
+    TRICK as V_TRICK,
+    VIEW_SIZE,
+)
 from analyzer.jit import njit, prange
 from analyzer.rng import (DEAL, PLAY, draw_lazy_w, hand_purpose, load_words, next_u64, preview_into, randbelow,
                           seed_stream, store_words, uniform01)
 
-# trace event codes
-EV_DEAL, EV_DECIDE, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5
-TAG_STOCK, TAG_DRAWS = 100, 102
-
-V_SEAT, V_DEALER, V_TARGET, V_STOCK, V_TRICK, V_LEAD, V_SUIT, V_HAND, V_PLAYED, V_TAKEN, V_SCORE, V_ROUND = (
-    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13)
-VIEW_SIZE = 14
-
-S_DEALER, S_LEADER, S_TRICK, S_TOP, S_LEAD, S_PLAYED, S_ROUNDS, S_DECISIONS, S_TRACK = range(9)
-N_SC = 9
 #: knowledge: levels (at most 5 distinct nested masks) and states (counts per level summing
 #: to at most 6 cards over at most 5 levels: at most C(10, 4) = 210)
 N_LEVELS = 8
 N_STATES = 256
 ALL_CARDS = np.int64((1 << 52) - 1)
-
-# out row layout
-O_SCORE = 3
-O_PTS_DEALER, O_PTS_NON, O_AS_LED, O_AS_TRUMP, O_BIN_DEALER = 5, 6, 7, 8, 9
-N_BINS = 7
-O_BIN_NON = O_BIN_DEALER + N_BINS
-O_DEALT = O_BIN_NON + N_BINS
-O_PTS_DEALING = O_DEALT + 2
-O_PTS_NONDEALING = O_PTS_DEALING + 2
-N_COLUMNS = O_PTS_NONDEALING + 2
 
 #: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
 USER_CHAIN = ["choose_user", "play_turns", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
@@ -150,8 +182,9 @@ def mask_list(mask, arr):
 
 @njit(cache=True)
 def workspace(params):
-    """One state bundle (see the module docstring), allocated once per block of games."""
-    return (np.zeros(52, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
+    """One state bundle (a ``codes.Bundle``: see the module docstring), allocated once per
+    block of games."""
+    return Bundle(np.zeros(52, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
             np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(2, dtype=np.int64),
             np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros((2, N_LEVELS), dtype=np.int64),
             np.zeros((2, 3), dtype=np.int64), np.zeros(N_SC, dtype=np.int64), np.zeros(4, dtype=np.uint64),
@@ -162,25 +195,25 @@ def workspace(params):
 @njit(cache=True)
 def mc_workspace(params):
     """What ``mc`` works in: the rollout bundle, the sampled position, a scratch out row,
-    the points per move and a scratch trace."""
-    return (workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
-            np.zeros(64, dtype=np.int64), np.zeros((1, tr.WIDTH), dtype=np.int64))
+    the points per move and a scratch trace (a ``codes.McWorkspace``)."""
+    return McWorkspace(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
+                       np.zeros(64, dtype=np.int64), np.zeros((1, tr.WIDTH), dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
 def copy_round(src, dst):
     """Copy a whole state (``src`` into ``dst``) but the knowledge and the scratch lists."""
     for i in range(52):
-        dst[0][i] = src[0][i]
+        dst.stock[i] = src.stock[i]
     for j in range(4):
-        dst[3][j] = src[3][j]
-        dst[4][j] = src[4][j]
+        dst.deal_rng[j] = src.deal_rng[j]
+        dst.play_rng[j] = src.play_rng[j]
     for s in range(2):
-        dst[5][s] = src[5][s]
-        dst[6][s] = src[6][s]
-        dst[7][s] = src[7][s]
+        dst.taken[s] = src.taken[s]
+        dst.scores[s] = src.scores[s]
+        dst.hands[s] = src.hands[s]
     for i in range(N_SC):
-        dst[10][i] = src[10][i]
+        dst.sc[i] = src.sc[i]
 
 
 @njit(cache=True, _nrt=False)
@@ -190,17 +223,17 @@ def copy_bundle(src, dst):
     copy_round(src, dst)
     for s in range(2):
         for j in range(3):
-            dst[9][s, j] = src[9][s, j]
-        for k in range(src[9][s, 0]):
-            dst[8][s, k] = src[8][s, k]
-        for i in range(src[9][s, 1]):
-            dst[12][s, i] = src[12][s, i]
-            dst[13][s, i] = src[13][s, i]
+            dst.kn[s, j] = src.kn[s, j]
+        for k in range(src.kn[s, KN_LEVELS]):
+            dst.levels[s, k] = src.levels[s, k]
+        for i in range(src.kn[s, KN_STATES]):
+            dst.keys[s, i] = src.keys[s, i]
+            dst.weights[s, i] = src.weights[s, i]
 
 
 @njit(cache=True)
 def fill_view(view, seat, ws, target, lead):
-    taken, scores, hands, sc = ws[5], ws[6], ws[7], ws[10]
+    taken, scores, hands, sc = ws.taken, ws.scores, ws.hands, ws.sc
     view[V_SEAT] = seat
     view[V_DEALER] = sc[S_DEALER]
     view[V_TARGET] = target
@@ -236,19 +269,19 @@ R_TRICK = 4
 @njit(cache=True, inline="always")
 def load_round(ws):
     """The round in locals (see above), from ``hands``, ``sc`` and ``deal_rng``."""
-    hands, sc = ws[7], ws[10]
+    hands, sc = ws.hands, ws.sc
     return ((hands[0], hands[1]), sc[S_LEADER], sc[S_LEAD], sc[S_TOP], sc[S_TRICK], sc[S_PLAYED],
-            load_words(ws[3]))
+            load_words(ws.deal_rng))
 
 
 @njit(cache=True, inline="always")
 def store_round(ws, r):
     """Write the round in locals back into ``hands``, ``sc`` and ``deal_rng``."""
-    hands, sc = ws[7], ws[10]
+    hands, sc = ws.hands, ws.sc
     pair, leader, lead, top, trick, played, deal = r
     hands[0], hands[1] = pair
     sc[S_LEADER], sc[S_LEAD], sc[S_TOP], sc[S_TRICK], sc[S_PLAYED] = leader, lead, top, trick, played
-    store_words(ws[3], deal)
+    store_words(ws.deal_rng, deal)
 
 
 @njit(cache=True, inline="always")
@@ -285,11 +318,11 @@ NIB = np.int64(15)
 @njit(cache=True, _nrt=False)
 def know_reset(ws, s):
     """A fresh deal: one level (no void yet) holding the 6 cards, one state."""
-    levels, kn, keys, weights = ws[8], ws[9], ws[12], ws[13]
+    levels, kn, keys, weights = ws.levels, ws.kn, ws.keys, ws.weights
     levels[s, 0] = 0
-    kn[s, 0] = 1
-    kn[s, 1] = 1
-    kn[s, 2] = HAND_SIZE
+    kn[s, KN_LEVELS] = 1
+    kn[s, KN_STATES] = 1
+    kn[s, KN_HELD] = HAND_SIZE
     keys[s, 0] = HAND_SIZE
     weights[s, 0] = 1.0
 
@@ -297,17 +330,17 @@ def know_reset(ws, s):
 @njit(cache=True, _nrt=False)
 def know_draw(ws, s):
     """Seat ``s`` draws: a new slot at the fresh level (mask 0), added to every state."""
-    levels, kn, keys = ws[8], ws[9], ws[12]
-    nl = kn[s, 0]
+    levels, kn, keys = ws.levels, ws.kn, ws.keys
+    nl = kn[s, KN_LEVELS]
     if nl > 0 and levels[s, nl - 1] == 0:
         inc = np.int64(1) << (4 * (nl - 1))
     else:
         levels[s, nl] = 0
-        kn[s, 0] = nl + 1
+        kn[s, KN_LEVELS] = nl + 1
         inc = np.int64(1) << (4 * nl)
-    for i in range(kn[s, 1]):
+    for i in range(kn[s, KN_STATES]):
         keys[s, i] += inc
-    kn[s, 2] += 1
+    kn[s, KN_HELD] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -329,8 +362,8 @@ def know_add(skeys, sw, n, key, w):
 def know_normalize(ws, s):
     """Drop the levels no state holds a slot of, merge neighbouring levels of equal mask
     (after a void), and add up the weights of states that became equal."""
-    levels, kn, keys, weights, skeys, sw = ws[8], ws[9], ws[12], ws[13], ws[14], ws[15]
-    nl, n = kn[s, 0], kn[s, 1]
+    levels, kn, keys, weights, skeys, sw = ws.levels, ws.kn, ws.keys, ws.weights, ws.scratch_keys, ws.scratch_w
+    nl, n = kn[s, KN_LEVELS], kn[s, KN_STATES]
     alive = np.int64(0)
     for i in range(n):
         alive |= keys[s, i]
@@ -351,7 +384,7 @@ def know_normalize(ws, s):
         j += 1
     if same:
         return
-    kn[s, 0] = j
+    kn[s, KN_LEVELS] = j
     m = 0
     for i in range(n):
         key = keys[s, i]
@@ -362,14 +395,14 @@ def know_normalize(ws, s):
     for i in range(m):
         keys[s, i] = skeys[i]
         weights[s, i] = sw[i]
-    kn[s, 1] = m
+    kn[s, KN_STATES] = m
 
 
 @njit(cache=True, _nrt=False)
 def know_void(ws, s, void):
     """Seat ``s`` showed it holds no card of ``void``: every card it holds now avoids it."""
-    levels, kn = ws[8], ws[9]
-    for lv in range(kn[s, 0]):
+    levels, kn = ws.levels, ws.kn
+    for lv in range(kn[s, KN_LEVELS]):
         levels[s, lv] |= void
     know_normalize(ws, s)
 
@@ -378,8 +411,8 @@ def know_void(ws, s, void):
 def know_play(ws, s, card):
     """Seat ``s`` played ``card``: it came from a slot of any level whose mask allows it;
     each state branches into those (weight times the level's count)."""
-    levels, kn, keys, weights, skeys, sw = ws[8], ws[9], ws[12], ws[13], ws[14], ws[15]
-    nl, n = kn[s, 0], kn[s, 1]
+    levels, kn, keys, weights, skeys, sw = ws.levels, ws.kn, ws.keys, ws.weights, ws.scratch_keys, ws.scratch_w
+    nl, n = kn[s, KN_LEVELS], kn[s, KN_STATES]
     m = 0
     for i in range(n):
         key = keys[s, i]
@@ -391,8 +424,8 @@ def know_play(ws, s, card):
     for i in range(m):
         keys[s, i] = skeys[i]
         weights[s, i] = sw[i]
-    kn[s, 1] = m  # 0 only after an impossible history: the sampler then ignores the knowledge
-    kn[s, 2] -= 1
+    kn[s, KN_STATES] = m  # 0 only after an impossible history: the sampler then ignores the knowledge
+    kn[s, KN_HELD] -= 1
     know_normalize(ws, s)
 
 
@@ -402,11 +435,11 @@ def fills(ws, s, i, pool):
     (ordered: slots are distinct): oldest level first, its k-th slot overall can take the
     cards of ``pool`` its mask allows but the k already placed (nested masks: those are
     all allowed here too)."""
-    levels, kn, keys = ws[8], ws[9], ws[12]
+    levels, kn, keys = ws.levels, ws.kn, ws.keys
     key = keys[s, i]
     f = 1.0
     k = 0
-    for lv in range(kn[s, 0]):
+    for lv in range(kn[s, KN_LEVELS]):
         c = (key >> (4 * lv)) & NIB
         if c:
             a = popcount(pool & ~levels[s, lv])
@@ -423,15 +456,15 @@ def hidden_weight(ws, s, pool):
     """Weight of seat ``s`` holding cards of ``pool``: sum over the states of weight x fills.
     With ``pool`` a hand of the right size: the (relative) probability of that hand."""
     total = 0.0
-    for i in range(ws[9][s, 1]):
-        total += ws[13][s, i] * fills(ws, s, i, pool)
+    for i in range(ws.kn[s, KN_STATES]):
+        total += ws.weights[s, i] * fills(ws, s, i, pool)
     return total
 
 
 @njit(cache=True, _nrt=False)
 def unseen(ws, seat):
     """The cards ``seat`` cannot see: all but its hand, the cards played and the card led."""
-    hands, sc = ws[7], ws[10]
+    hands, sc = ws.hands, ws.sc
     seen = hands[seat] | sc[S_PLAYED]
     lead = sc[S_LEAD]
     if lead >= 0:
@@ -445,12 +478,12 @@ def hidden_setup(ws, seat, cum):
     weight, 1 if the knowledge is usable). ``cum[i]``: the cumulative weight x fills of the
     states of the other seat (float64[N_STATES])."""
     other = 1 - seat
-    kn = ws[9]
+    kn = ws.kn
     pool = unseen(ws, seat)
     total = 0.0
-    if ws[10][S_TRACK] != 0 and kn[other, 2] == popcount(ws[7][other]):
-        for i in range(kn[other, 1]):
-            total += ws[13][other, i] * fills(ws, other, i, pool)
+    if ws.sc[S_TRACK] != 0 and kn[other, KN_HELD] == popcount(ws.hands[other]):
+        for i in range(kn[other, KN_STATES]):
+            total += ws.weights[other, i] * fills(ws, other, i, pool)
             cum[i] = total
     return pool, total, np.int64(total > 0.0)
 
@@ -463,19 +496,19 @@ def hidden_hand(ws, seat, pool, cum, total, ok, rng):
     yet (every ordered fill equally likely). Without usable knowledge: uniform over
     ``pool``."""
     other = 1 - seat
-    levels, kn, keys = ws[8], ws[9], ws[12]
-    h = popcount(ws[7][other])
+    levels, kn, keys = ws.levels, ws.kn, ws.keys
+    h = popcount(ws.hands[other])
     hand = np.int64(0)
     free = pool
     if ok:
         i = 0
-        n = kn[other, 1]
+        n = kn[other, KN_STATES]
         if n > 1:
             u = uniform01(rng) * total
             while i < n - 1 and cum[i] <= u:
                 i += 1
         key = keys[other, i]
-        for lv in range(kn[other, 0]):
+        for lv in range(kn[other, KN_LEVELS]):
             for _ in range((key >> (4 * lv)) & NIB):
                 allowed = free & ~levels[other, lv]
                 c = nth_bit(allowed, randbelow(rng, popcount(allowed)))
@@ -493,10 +526,10 @@ def hidden_hand(ws, seat, pool, cum, total, ok, rng):
 def place_hidden(ws, seat, pool, hand):
     """The other seat holds ``hand``; the rest of ``pool`` is the stock (its order is drawn
     lazily later)."""
-    stock = ws[0]
-    ws[7][1 - seat] = hand
+    stock = ws.stock
+    ws.hands[1 - seat] = hand
     rest = pool & ~hand
-    i = ws[10][S_TOP]
+    i = ws.sc[S_TOP]
     while rest:
         stock[i] = lowest(rest)
         rest &= rest - 1
@@ -519,7 +552,7 @@ def void_mask(suit, card):
 @njit(cache=True, _nrt=False)
 def start_round(ws):
     """A fresh round's scalars (hands dealt elsewhere)."""
-    taken, sc = ws[5], ws[10]
+    taken, sc = ws.taken, ws.sc
     taken[0] = 0
     taken[1] = 0
     sc[S_PLAYED] = 0
@@ -533,7 +566,7 @@ def start_round(ws):
 @njit(cache=True, _nrt=False)
 def deal_round(ws, trace, tracing):
     """Round ``rounds + 1``: gather, deal 6 each one at a time from the DEAL stream, non-dealer first."""
-    stock, legal, deal_rng, hands, sc = ws[0], ws[1], ws[3], ws[7], ws[10]
+    stock, legal, deal_rng, hands, sc = ws.stock, ws.legal, ws.deal_rng, ws.hands, ws.sc
     sc[S_ROUNDS] += 1
     for c in range(52):
         stock[c] = c
@@ -559,7 +592,7 @@ def deal_round(ws, trace, tracing):
         for p in range(2):
             tr.emit_list(trace, p, legal, mask_list(hands[p], legal))
         # the stock's order, previewed into the list scratch (the hands are emitted already)
-        tr.emit_list(trace, TAG_STOCK, legal, preview_into(stock, top, 52, deal_rng, legal, ws[11]))
+        tr.emit_list(trace, TAG_STOCK, legal, preview_into(stock, top, 52, deal_rng, legal, ws.rng_scratch))
 
 
 @njit(cache=True, inline="always")
@@ -568,7 +601,7 @@ def play_move(ws, move, out, trace, tracing, track, r):
     cards taken, draws while the stock lasts). ``r`` is the round in locals (``load_round``);
     returns it updated. Writes ``taken``, the stock (lazy draws), ``out`` (AS leads), the
     trace, and the knowledge when ``track``."""
-    stock, taken = ws[0], ws[5]
+    stock, taken = ws.stock, ws.taken
     hands, leader, lead, top, trick, played, deal = r
     one = np.int64(1)
     if lead < 0:
@@ -611,13 +644,13 @@ def play_move(ws, move, out, trace, tracing, track, r):
 @njit(cache=True, inline="always")
 def apply_move(ws, move, out, trace, tracing):
     """``play_move`` on the bundle (reads and writes the round's arrays)."""
-    store_round(ws, play_move(ws, move, out, trace, tracing, ws[10][S_TRACK] != 0, load_round(ws)))
+    store_round(ws, play_move(ws, move, out, trace, tracing, ws.sc[S_TRACK] != 0, load_round(ws)))
 
 
 @njit(cache=True, _nrt=False)
 def settle_round(params, ws, out, trace, tracing):
     """Score the round; returns the winners (seat mask, 0: play on, the deal passes)."""
-    taken, scores, sc = ws[5], ws[6], ws[10]
+    taken, scores, sc = ws.taken, ws.scores, ws.sc
     dealer = sc[S_DEALER]
     non = 1 - dealer
     p0 = mask_points(taken[0])
@@ -644,10 +677,10 @@ def settle_round(params, ws, out, trace, tracing):
 
 @njit(cache=True, _nrt=False)
 def finish(ws, out, winners, trace, tracing):
-    scores, sc = ws[6], ws[10]
-    out[0] = winners
-    out[1] = sc[S_ROUNDS]
-    out[2] = sc[S_DECISIONS]
+    scores, sc = ws.scores, ws.sc
+    out[O_WINNERS] = winners
+    out[O_ROUNDS] = sc[S_ROUNDS]
+    out[O_DECISIONS] = sc[S_DECISIONS]
     out[O_SCORE] = scores[0]
     out[O_SCORE + 1] = scores[1]
     if tracing:
@@ -663,8 +696,8 @@ def resample_hidden(ws, seat, rng):
     the deals consistent with the public history (the knowledge, module docstring). Reads
     the knowledge, writes the other hand and ``stock[top:52]`` (its order drawn lazily later);
     uses ``ws``'s scratch weights."""
-    pool, total, ok = hidden_setup(ws, seat, ws[15])
-    place_hidden(ws, seat, pool, hidden_hand(ws, seat, pool, ws[15], total, ok, rng))
+    pool, total, ok = hidden_setup(ws, seat, ws.scratch_w)
+    place_hidden(ws, seat, pool, hidden_hand(ws, seat, pool, ws.scratch_w, total, ok, rng))
 
 
 @njit(cache=True, inline="always")
@@ -696,10 +729,10 @@ def builtin_turns(sid0, sid1, ws, out, trace, tracing):
     """Play the round to its end, seat s with built-in strategy ``sid<s>``: games between
     built-ins and ``mc``'s rollouts. A loop of its own: without the mc and user paths the
     round and both streams stay in registers."""
-    legal, sc = ws[1], ws[10]
+    legal, sc = ws.legal, ws.sc
     track = sc[S_TRACK] != 0
     r = load_round(ws)
-    play = load_words(ws[4])
+    play = load_words(ws.play_rng)
     moves = 0
     while r[R_TRICK] < TRICKS:
         hands, leader, lead, top, _, played, _ = r
@@ -710,7 +743,7 @@ def builtin_turns(sid0, sid1, ws, out, trace, tracing):
             emit_decide(trace, seat, move, mask, legal)
         r = play_move(ws, move, out, trace, tracing, track, r)
     store_round(ws, r)
-    store_words(ws[4], play)
+    store_words(ws.play_rng, play)
     sc[S_DECISIONS] += moves
 
 
@@ -724,27 +757,27 @@ def mc_move(ws, mcws, seat, mask, k, base):
     if mask & (mask - 1) == 0:
         return lowest(mask)
     roll, samp, out, total, trace = mcws
-    if ws[10][S_TOP] == 52 and base == st.HEURISTIC:
+    if ws.sc[S_TOP] == 52 and base == st.HEURISTIC:
         k = 1  # stock gone: the other hand is known and the rollouts are deterministic
-    play_rng = ws[4]
-    moves = ws[1]
+    play_rng = ws.play_rng
+    moves = ws.legal
     n = mask_list(mask, moves)
     for i in range(n):
         total[i] = 0
     # the knowledge's weights once per decision (samp's scratch holds them)
-    cum = samp[15]
+    cum = samp.scratch_w
     pool, wsum, ok = hidden_setup(ws, seat, cum)
     for j in range(k):
         copy_round(ws, samp)
-        seed_stream(samp[3], play_rng[0], j, DEAL)
-        seed_stream(samp[4], play_rng[1], j, PLAY)
-        place_hidden(samp, seat, pool, hidden_hand(ws, seat, pool, cum, wsum, ok, samp[3]))
-        samp[10][S_TRACK] = 0
+        seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
+        seed_stream(samp.play_rng, play_rng[1], j, PLAY)
+        place_hidden(samp, seat, pool, hidden_hand(ws, seat, pool, cum, wsum, ok, samp.deal_rng))
+        samp.sc[S_TRACK] = 0
         for i in range(n):
             copy_round(samp, roll)
             apply_move(roll, moves[i], out, trace, False)
             builtin_turns(base, base, roll, out, trace, False)
-            total[i] += mask_points(roll[5][seat])
+            total[i] += mask_points(roll.taken[seat])
     best = 0
     for i in range(1, n):
         if total[i] > total[best]:
@@ -768,7 +801,7 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
     """
-    legal, view, play_rng, sc = ws[1], ws[2], ws[4], ws[10]
+    legal, view, play_rng, sc = ws.legal, ws.strategy_view, ws.play_rng, ws.sc
     # between built-ins, the loop without the mc and user paths (fewer live values)
     if forced < 0 and is_builtin(strat[0, 0]) and is_builtin(strat[1, 0]):
         builtin_turns(strat[0, 0], strat[1, 0], ws, out, trace, tracing)
@@ -815,7 +848,7 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
 def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced):
     """From the middle of a round: finish it, then play rounds until the game ends.
     Returns (0, the two seats' points of the current round), or (-1, 0, 0) after an error."""
-    taken = ws[5]
+    taken = ws.taken
     if play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced) < 0:
         return -1, 0, 0
     p0 = mask_points(taken[0])
@@ -842,7 +875,7 @@ def tracks(strat):
 @njit(cache=True)
 def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    deal_rng, play_rng, scores, sc = ws[3], ws[4], ws[6], ws[10]
+    deal_rng, play_rng, scores, sc = ws.deal_rng, ws.play_rng, ws.scores, ws.sc
     seed_stream(deal_rng, seed, index, DEAL)
     seed_stream(play_rng, seed, index, PLAY)
     out[:] = 0
@@ -886,48 +919,35 @@ def run_traced(seed, index, params, strat, out_row, err_row, trace):
 def load_position(ws, dealer, moves, lead, scores, rounds):
     """Set a bundle to the public state of a position: round ``rounds`` dealt by ``dealer``,
     the finished tricks ``moves`` (int64, leader's move then follower's card, per trick),
-    the lead in progress ``lead`` (-1: none), the scores before the round. Replays the
-    tricks with the compiled rules (winners, cards taken and played, draws) and builds both
-    seats' knowledge; the hands are set afterwards (``load_hands``)."""
-    taken, sc_scores, sc = ws[5], ws[6], ws[10]
+    the lead in progress ``lead`` (-1: none), the scores before the round.
+
+    The moves are played with ``apply_move``, the very play the games run on (trick winners,
+    cards taken and played, draws, both seats' knowledge). The hands are unknown here: the
+    bundle's hands and stock are placeholders while it replays (the draws take placeholder
+    cards), and ``load_hands`` sets them afterwards."""
+    stock, scores_now, sc = ws.stock, ws.scores, ws.sc
     sc[:] = 0
-    sc[S_DEALER], sc[S_ROUNDS], sc[S_TRACK] = dealer, rounds, 1
+    sc[S_DEALER], sc[S_ROUNDS], sc[S_TRACK], sc[S_TOP] = dealer, rounds, 1, 2 * HAND_SIZE
     for s in range(2):
-        sc_scores[s] = scores[s]
+        scores_now[s] = scores[s]
+        ws.hands[s] = 0
+    for c in range(52):
+        stock[c] = c
+    seed_stream(ws.deal_rng, np.uint64(0), np.int64(0), DEAL)  # the placeholder draws' stream
     start_round(ws)
-    one = np.int64(1)
-    leader = 1 - dealer
-    top = 2 * HAND_SIZE
-    played = np.int64(0)
-    tricks = moves.shape[0] // 2
-    for t in range(tricks):
-        lm, fc = moves[2 * t], moves[2 * t + 1]
-        lc = lead_card(lm)
-        follower = 1 - leader
-        know_play(ws, leader, lc)
-        void = void_mask(suit_led(lm), fc)
-        if void:
-            know_void(ws, follower, void)
-        know_play(ws, follower, fc)
-        winner = follower if follower_wins(lc, fc) else leader
-        both = (one << lc) | (one << fc)
-        taken[winner] |= both
-        played |= both
-        if top < 52:
-            know_draw(ws, 0)
-            know_draw(ws, 1)
-            top += 2
-        leader = winner
+    out = np.zeros(N_COLUMNS, dtype=np.int64)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for i in range(moves.shape[0]):
+        apply_move(ws, moves[i], out, trace, False)
     if lead >= 0:
-        know_play(ws, leader, lead_card(lead))
-    sc[S_LEADER], sc[S_TRICK], sc[S_LEAD], sc[S_PLAYED], sc[S_TOP] = leader, tricks, lead, played, top
+        apply_move(ws, lead, out, trace, False)
 
 
 @njit(cache=True)
 def load_hands(ws, hand0, hand1):
     """Give the seats these hands (the hidden one a placeholder, redrawn by the sampler);
     the other unseen cards are the stock."""
-    hands = ws[7]
+    hands = ws.hands
     hands[0] = hand0
     hands[1] = hand1
     place_hidden(ws, 0, unseen(ws, 0), hand1)
@@ -967,13 +987,13 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
         for i in range(options.shape[0]):
             copy_bundle(base_ws, ws)
             place_hidden(ws, seat, pool, hand)
-            ws[10][S_TRACK] = track
-            seed_stream(ws[3], seed, start + j, hand_purpose(0))
-            seed_stream(ws[4], seed, start + j, PLAY)
+            ws.sc[S_TRACK] = track
+            seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
+            seed_stream(ws.play_rng, seed, start + j, PLAY)
             out[:] = 0
             _, p0, p1 = play_rest(params, strat, ws, mcws, out, err, trace, False, options[i])
             result[j, i, 0] = p1 if seat else p0
-            result[j, i, 1] = (out[0] >> seat) & 1
+            result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)

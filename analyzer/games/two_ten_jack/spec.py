@@ -11,25 +11,14 @@ from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
+from analyzer.games.two_ten_jack.codes import (BIN_LABELS, EV_DEAL, EV_DECIDE, EV_GAME_END, EV_HAND_END, EV_TRICK,
+                                               KN_LEVELS, KN_STATES, N_BINS, TAG_DRAWS, TAG_STOCK, cards_held,
+                                               scalars)
+from analyzer.games.two_ten_jack.rules import AS_SPADE, AS_TRUMP
+from analyzer.games.two_ten_jack.view import move_name as move_token
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
-
-# must match kernel.py / rules.py (kept here so that decoding a record needs no numba)
-EV_DEAL, EV_DECIDE, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5
-TAG_STOCK, TAG_DRAWS = 100, 102
-AS_SPADE, AS_TRUMP = 60, 61
-N_BINS = 7
-#: bins of a player's points in one round (kernel.point_bin)
-BIN_LABELS = ("<=-10", "-9..-5", "-4..0", "1..4", "5..9", "10..14", ">=15")
-
-
-def move_token(code: int) -> str:
-    if code == AS_SPADE:
-        return "AS:spade"
-    if code == AS_TRUMP:
-        return "AS:trump"
-    return token(code)
 
 
 class TwoTenJackSpec(GameSpec):
@@ -39,13 +28,9 @@ class TwoTenJackSpec(GameSpec):
         return f"<move code {code}>"
 
     def move_code(self, name: str) -> int:
-        if name == "AS:spade":
-            return AS_SPADE
-        if name == "AS:trump":
-            return AS_TRUMP
-        from analyzer.cards import parse_card
+        from analyzer.games.two_ten_jack.view import move_code
 
-        return parse_card(name)
+        return move_code(name)
 
     def extra_columns(self, rules: dict[str, Any]) -> list[str]:
         return (["points_dealer", "points_nondealer", "as_led", "as_led_trump"]
@@ -275,9 +260,10 @@ def _void_text(mask: int) -> str:
 def knowledge(ws, s: int) -> tuple[list[int], list[tuple[list[int], float]]]:
     """Seat ``s``'s knowledge in a loaded bundle (kernel module docstring): the level masks,
     oldest first, and the states as (held slots per level, weight)."""
-    nl, n = int(ws[9][s, 0]), int(ws[9][s, 1])
-    levels = [int(m) for m in ws[8][s, :nl]]
-    states = [([int(ws[12][s, i]) >> (4 * lv) & 15 for lv in range(nl)], float(ws[13][s, i])) for i in range(n)]
+    nl, n = int(ws.kn[s, KN_LEVELS]), int(ws.kn[s, KN_STATES])
+    levels = [int(m) for m in ws.levels[s, :nl]]
+    states = [([int(ws.keys[s, i]) >> (4 * lv) & 15 for lv in range(nl)], float(ws.weights[s, i]))
+              for i in range(n)]
     return levels, states
 
 
@@ -306,7 +292,7 @@ def _replay(params, dealer: int, moves: list[int], lead: int, scores: list[int])
     ws = kernel.workspace(params)
     kernel.load_position(ws, np.int64(dealer), np.array(moves, dtype=np.int64), np.int64(lead),
                          np.array(scores, dtype=np.int64), np.int64(1))
-    leader = int(ws[10][kernel.S_LEADER])
+    leader = scalars(ws).leader
     return ws, (leader if lead < 0 else 1 - leader)
 
 
@@ -367,24 +353,24 @@ def check_position(position: dict[str, Any], rules: dict[str, Any], keys: tuple[
     if dealer not in (0, 1):
         raise AnalyzerError(f"dealer: seat {dealer} does not exist with 2 players")
     ws, seat = _replay(params, dealer, moves, lead, scores)
-    sc = ws[10]
-    leader = int(sc[kernel.S_LEADER])
+    sc = scalars(ws)
+    leader = sc.leader
     if seat_given is not None and seat_given != seat:
         raise AnalyzerError(f"seat {seat_given} is not to move here: after these tricks seat {seat} "
                             f"{'leads' if lead < 0 else 'follows'} (dealer {dealer}; the non-dealer leads first)")
-    size = int(ws[9][seat, 2])
+    size = cards_held(ws, seat)
     if len(hand) != size:
         raise AnalyzerError(f"seat {seat} holds {size} cards after {tricks} trick(s), not {len(hand)}")
     hand_mask = sum(1 << cd for cd in hand)
     other = 1 - seat
-    played_mask = int(sc[kernel.S_PLAYED])
+    played_mask = sc.played
     lead_mask = (1 << (51 if lead >= 52 else lead)) if lead >= 0 else 0
     unseen = FULL & ~hand_mask & ~played_mask & ~lead_mask
     for who, pool, what in ((seat, hand_mask, "the hand given"), (other, unseen, "the unseen cards")):
         if not kernel.hidden_weight(ws, np.int64(who), np.int64(pool)) > 0:
             raise AnalyzerError(f"impossible position: seat {who} showed voids that {what} cannot meet: "
                                 f"{_violation(ws, who, pool)}")
-    h = int(ws[9][other, 2])
+    h = cards_held(ws, other)
     placeholder = sum(1 << cd for cd in _bits(unseen)[:h])
     hands = [0, 0]
     hands[seat], hands[other] = hand_mask, placeholder
@@ -392,8 +378,8 @@ def check_position(position: dict[str, Any], rules: dict[str, Any], keys: tuple[
     legal = int(lead_moves(np.int64(hand_mask)) if lead < 0 else follow_moves(np.int64(hand_mask),
                                                                                suit_led(np.int64(lead))))
     options = [m for m in range(64) if legal >> m & 1]
-    return Position(seat, dealer, leader, tricks, lead, played_mask, hands, [int(t) for t in ws[5]], scores,
-                    int(sc[kernel.S_TOP]), options, ws, unseen)
+    return Position(seat, dealer, leader, tricks, lead, played_mask, hands, [int(t) for t in ws.taken], scores,
+                    sc.top, options, ws, unseen)
 
 
 def hidden_worlds(pos: Position, limit: int):
@@ -412,7 +398,7 @@ def hidden_worlds(pos: Position, limit: int):
     from analyzer.games.two_ten_jack import kernel
 
     ws, other = pos.ws, 1 - pos.seat
-    h = int(ws[9][other, 2])
+    h = cards_held(ws, other)
     levels, _ = knowledge(ws, other)
     bands, inside = [], 0
     for mask in levels:
