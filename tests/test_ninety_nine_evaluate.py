@@ -54,10 +54,10 @@ def test_hidden_cards_are_sampled_uniformly_and_never_the_seen_ones():
     for i in range(draws):
         seed_stream(rng, np.uint64(5), i, DEAL)
         K.resample_hidden(ws, 0, rng)
-        for c in ws[0][1]:
+        for c in ws.hands[1]:
             counts[c] += 1
-        assert not seen & set(ws[0][1]) and not seen & set(ws[0][2])
-        assert sorted(ws[0][0]) == sorted(hand)
+        assert not seen & set(ws.hands[1]) and not seen & set(ws.hands[2])
+        assert sorted(ws.hands[0]) == sorted(hand)
     unseen = 52 - len(seen)
     p = 3 / unseen
     expected = draws * p

@@ -1,8 +1,17 @@
-"""Ninety-Nine's hidden-card sampler after a rebuild of the stock, against an independent
-brute force: a round is played here in plain Python (deal, random plays, draws, the
-rebuild), and the seat's posterior over the other hands is enumerated from the rebuild on,
-branching over every card another player may have drawn and keeping the branches in
-which every card it later played was in its hand."""
+"""Ninety-Nine's hidden-card sampler against independent exact computations.
+
+One deck, after a rebuild of the stock: a round is played here in plain Python (deal,
+random plays, draws, the rebuild), and the seat's posterior over the other hands is
+enumerated from the rebuild on, branching over every card another player may have drawn
+and keeping the branches in which every card it later played was in its hand. Both the
+class sampler (one deck) and the history sampler (what two or more decks use) must match.
+
+Two decks: identical copies make the posterior a question of multisets; the measure is
+uniform over the physical shuffles (hypergeometric over codes). A plain-Python forward
+dynamic programme over the other hands, with every card read as "a card its holder plays
+this round" or "any other card" (exact: the other cards are exchangeable), gives the exact
+law of the other hands; the history sampler must match it, and the pooled assumption
+(every hidden card equally likely anywhere) must be told apart by the same test."""
 
 from __future__ import annotations
 
@@ -18,7 +27,6 @@ from analyzer import api
 from analyzer.cards import parse_card, token
 from analyzer.errors import AnalyzerError
 from analyzer.games.ninety_nine import kernel as K
-from analyzer.rng import DEAL, seed_stream
 
 SPEC = api.registry.get("ninety-nine")
 OLD: set[int] = set()
@@ -131,19 +139,26 @@ def scenario(players: int, seed: int, after: int):
     return position, exact, truth
 
 
-def sample(position, n):
-    """The other hands of n samples (frozensets per seat), drawn by the kernel."""
-    rules = SPEC.resolve_rules({}, position["players"])
+def draws(position, n, method=K.SAMPLER_OWN, rules=None):
+    """n samples drawn by the kernel (kernel.sample_hidden): the hands int64[n, P, 3], the
+    stock int64[n, stock size], and the seat."""
+    rules = SPEC.resolve_rules(rules or {}, position["players"])
     params, ws, seat, _, _ = SPEC.load(rules, position)
-    work = K.workspace(params)
-    rng = np.zeros(4, dtype=np.uint64)
+    facts = K.scalars(ws)
+    hands = np.zeros((n, position["players"], 3), dtype=np.int64)
+    stock = np.zeros((n, facts["stock_end"] - facts["stock_top"]), dtype=np.int64)
+    ok = K.sample_hidden(ws, seat, np.uint64(9), n, hands, stock, method)
+    assert ok == n
+    assert (hands[:, seat] == ws.hands[seat]).all()  # the seat's own hand never moves
+    return hands, stock, seat
+
+
+def sample(position, n, method=K.SAMPLER_OWN, rules=None):
+    """The other hands of n samples (frozensets per seat), drawn by the kernel."""
+    hands, _, seat = draws(position, n, method, rules)
     got: Counter = Counter()
-    for i in range(n):
-        K.copy_bundle(ws, work)
-        seed_stream(rng, np.uint64(9), i, DEAL)
-        K.resample_hidden(work, seat, rng)
-        assert sorted(work[0][seat]) == sorted(ws[0][seat])
-        got[tuple(frozenset(int(c) for c in work[0][s]) for s in range(position["players"]) if s != seat)] += 1
+    for h in hands:
+        got[tuple(frozenset(int(c) for c in h[s]) for s in range(position["players"]) if s != seat)] += 1
     return got
 
 
@@ -175,25 +190,27 @@ def limit(df: int) -> float:
     return df + 3.1 * math.sqrt(2 * df) + 10
 
 
-def test_two_players_after_a_rebuild_match_brute_force():
+@pytest.mark.parametrize("method", [K.SAMPLER_OWN, K.SAMPLER_HISTORY])
+def test_two_players_after_a_rebuild_match_brute_force(method):
     position, exact, truth = scenario(2, seed=3, after=4)
     assert truth in exact
     # the stock was rebuilt: the history says so, and the opponent's old cards are known
     n = 30000
-    got = sample(position, n)
+    got = sample(position, n, method)
     assert set(got) <= set(exact)
     value, df = chi2(got, exact, n)
     assert df > 50 and value < limit(df), (value, df)
 
 
-def test_three_players_after_a_rebuild_match_brute_force():
+@pytest.mark.parametrize("method", [K.SAMPLER_OWN, K.SAMPLER_HISTORY])
+def test_three_players_after_a_rebuild_match_brute_force(method):
     global OLD
     position, exact, truth = scenario(3, seed=8, after=2)
     # the cards nobody saw before the rebuild (never played): in the old hands only
     OLD = set(range(52)) - {parse_card(c) for c in position["history"]} - {parse_card(c) for c in position["hand"]}
     assert truth in exact
     n = 30000
-    got = sample(position, n)
+    got = sample(position, n, method)
     assert set(got) <= set(exact)
     # the joint of both hands has too many cells for n samples: test it through each hand,
     # through the cards seen before the rebuild that each one holds, and each card's place
@@ -207,7 +224,7 @@ def test_three_players_after_a_rebuild_match_brute_force():
 
 def test_without_history_the_old_assumption_is_far_off():
     position, exact, _ = scenario(2, seed=3, after=4)
-    params, ws, seat, _, replay = SPEC.load(SPEC.resolve_rules({}, 2), position)
+    _, _, _, _, replay = SPEC.load(SPEC.resolve_rules({}, 2), position)
     old = {k: v for k, v in position.items() if k != "history"}
     old["pile"] = [token(c) for c in replay["pile"]]
     n = 5000
@@ -235,18 +252,28 @@ def test_record_positions_carry_the_history():
     r = SPEC.resolve_rules(position["rules"], 10)
     params, ws, seat, legal, replay = SPEC.load(r, position)
     assert replay["epoch"] >= 1 and [token(c) for c in replay["pile"]] == position["pile"]
-    # the true hidden cards are one of the deals the sampler can give: each class holds
-    # the cards that the stock it names leaves, and the classes fill every place
-    assert sorted(replay["classes"][replay["epoch"]]) != []
-    rng = np.zeros(4, dtype=np.uint64)
-    work = K.workspace(params)
-    for i in range(50):
-        K.copy_bundle(ws, work)
-        seed_stream(rng, np.uint64(1), i, DEAL)
-        K.resample_hidden(work, seat, rng)
-        for q, labels in replay["labels"].items():
-            for c, j in zip(work[0][q], work[13][q]):
-                assert int(c) in replay["classes"][int(j)]
+    # every sample deals each unseen card once, and each slot a card of the stock the slot
+    # was drawn from (the classes, computed here from the history: the last stock a card went into)
+    last, pile, left, epoch = {}, [], 52 - 30, 0
+    for c in (parse_card(t) for t in position["history"]):
+        pile.append(c)
+        if left == 0:
+            epoch += 1
+            for x in pile[:-1]:
+                last[x] = epoch
+            left, pile = len(pile) - 1, pile[-1:]
+        left -= 1
+    assert epoch == replay["epoch"]
+    unseen = set(range(52)) - set(int(c) for c in ws.hands[seat]) - set(replay["pile"])
+    hands, stock, _ = draws(position, 50, rules=position["rules"])
+    for h, st in zip(hands, stock):
+        held = [int(c) for s in range(10) if s != seat for c in h[s]]
+        assert sorted(held + [int(c) for c in st]) == sorted(unseen)
+        for s in range(10):
+            if s != seat:
+                for c, label in zip(h[s], ws.slab[s]):
+                    assert last.get(int(c), 0) == label
+        assert all(last.get(int(c), 0) == epoch for c in st)
     # an old position file (no history) still loads
     old = {k: v for k, v in position.items() if k != "history"}
     assert SPEC.load(r, old)[4] is None
@@ -275,3 +302,160 @@ def test_jack_and_queen_are_one_group_with_effect_blind_rollouts():
     assert (result[:, j] == result[:, q]).all()  # every sample ends alike
     strat[1, 0] = 0  # random tells them apart
     assert SPEC.evaluation(SPEC.resolve_rules({}, 3), position, strat).groups is None
+
+
+# ---- two decks: the exact law by a forward dynamic programme ---------------------------------------
+
+OTHER_CARD = -1  # a symbol: "a card no other seat plays this round"
+
+
+def play_round_two_decks(players: int, dealer: int, seed: int, plays_wanted: int):
+    """A round with two decks, stopped when seat 0 is to move after ``plays_wanted`` plays
+    (before any rebuild): each player plays a random card of its hand (the engine's replay of a
+    history follows who plays and what they can hold; the totals are the position's)."""
+    rnd = random.Random(seed)
+    deck = [c for _ in range(2) for c in range(52)]
+    rnd.shuffle(deck)
+    hands: dict[int, list[int]] = {s: [] for s in range(players)}
+    s = dealer
+    for _ in range(3):
+        for _ in range(players):
+            s = (s + 1) % players
+            hands[s].append(deck.pop())
+    plays: list[tuple[int, int]] = []
+    who, direction = (dealer + 1) % players, 1
+    while not (len(plays) >= plays_wanted and who == 0):
+        card = rnd.choice(hands[who])
+        hands[who].remove(card)
+        plays.append((who, card))
+        if card % 13 == FOUR:
+            direction = -direction
+        hands[who].append(deck.pop())
+        who = (who + direction) % players
+    return plays, hands
+
+
+def exact_two_decks(players: int, plays, hand):
+    """The exact law, for seat 0, of the other hands as sorted tuples of symbols (a card some
+    other seat plays this round, or OTHER_CARD), before any rebuild.
+
+    The deal and every draw of another seat take a card uniformly from what is left of the
+    two decks less the seat's own cards (its plays and hand: with one stock their order does
+    not matter to the others); a play keeps only the states in which its player holds the
+    card. Cards nobody else plays are exchangeable, so one symbol stands for them all.
+    Returns (law, pool Counter, relevant codes)."""
+    others = list(range(1, players))
+    pool = Counter({c: 2 for c in range(52)})
+    pool.subtract(Counter(c for s, c in plays if s == 0))
+    pool.subtract(Counter(hand))
+    relevant = sorted({c for s, c in plays if s != 0})
+    size = {c: pool[c] for c in relevant}
+    size[OTHER_CARD] = sum(v for c, v in pool.items() if c not in size)
+    played: Counter = Counter()
+    states: dict[tuple, float] = {tuple(() for _ in others): 1.0}
+
+    def draw(states, qi):
+        out: dict[tuple, float] = {}
+        for st, w in states.items():
+            used = Counter(played)
+            for h in st:
+                used.update(h)
+            left_total = sum(size.values()) - sum(used.values())
+            for sym, n in size.items():
+                left = n - used[sym]
+                if left > 0:
+                    new = list(st)
+                    new[qi] = tuple(sorted(st[qi] + (sym,)))
+                    out[tuple(new)] = out.get(tuple(new), 0.0) + w * left / left_total
+        return out
+
+    for qi in range(len(others)):
+        for _ in range(3):
+            states = draw(states, qi)
+    for s, c in plays:
+        if s == 0:
+            continue
+        qi = others.index(s)
+        kept: dict[tuple, float] = {}
+        for st, w in states.items():
+            if c in st[qi]:
+                h = list(st[qi])
+                h.remove(c)
+                new = list(st)
+                new[qi] = tuple(h)
+                kept[tuple(new)] = kept.get(tuple(new), 0.0) + w
+        states = kept
+        played[c] += 1
+        states = draw(states, qi)
+    z = sum(states.values())
+    return {k: v / z for k, v in states.items()}, pool, relevant
+
+
+def two_deck_position(players: int, plays, hands):
+    return {"seat": 0, "players": players, "dealer": players - 1, "hand": [token(c) for c in hands[0]],
+            "history": [token(c) for _, c in plays], "total": 0, "rules": {"decks": 2}}
+
+
+def symbols(hands, players: int, relevant) -> Counter:
+    rel = set(relevant)
+    got: Counter = Counter()
+    for h in hands:
+        got[tuple(tuple(sorted(int(c) if int(c) in rel else OTHER_CARD for c in h[s])) for s in range(1, players))] += 1
+    return got
+
+
+def test_two_decks_two_players_match_the_exact_law():
+    plays, hands = play_round_two_decks(2, 1, seed=3, plays_wanted=30)
+    exact, pool, relevant = exact_two_decks(2, plays, hands[0])
+    position = two_deck_position(2, plays, hands)
+    n = 40000
+    drawn, stock, _ = draws(position, n, rules={"decks": 2})
+    got = symbols(drawn, 2, relevant)
+    value, df = chi2(got, exact, n)
+    assert df > 30 and value < limit(df), (value, df)
+    # the test tells the pooled assumption apart: under its law (the other hand a uniform draw
+    # of the hidden cards) the expected chi-square, df + n * sum (pooled - exact)^2 / exact,
+    # is three times the limit
+    hidden = Counter(pool)
+    hidden.subtract(Counter(c for s, c in plays if s != 0))
+    sizes = {c: hidden[c] for c in relevant}
+    sizes[OTHER_CARD] = sum(v for c, v in hidden.items() if c not in sizes)
+    whole = math.comb(sum(sizes.values()), 3)
+    pooled = {}
+    for combo in itertools.combinations_with_replacement(sorted(sizes), 3):
+        p = math.prod(math.comb(sizes[k], m) for k, m in Counter(combo).items()) / whole
+        if p:
+            pooled[(tuple(sorted(combo)),)] = p
+    excess = n * sum((pooled.get(k, 0.0) - p) ** 2 / p for k, p in exact.items() if n * p >= 5)
+    assert df + excess > 3 * limit(df), (df, excess)
+    # the cards nobody else plays are dealt in proportion to their copies left
+    rel = set(relevant)
+    held = Counter(int(c) for h in drawn for c in h[1] if int(c) not in rel)
+    others_total = sum(held.values())
+    pool_other = {c: v for c, v in pool.items() if c not in rel and v > 0}
+    n_other = sum(pool_other.values())
+    value = sum((held[c] - others_total * v / n_other) ** 2 / (others_total * v / n_other) for c, v in pool_other.items())
+    assert value < limit(len(pool_other) - 1), value
+    # and every sample deals exactly the hidden cards
+    for h, st in zip(drawn[:200], stock[:200]):
+        assert Counter(int(c) for c in list(h[1]) + list(st)) == +hidden
+
+
+def test_two_decks_three_players_match_the_exact_law():
+    plays, hands = play_round_two_decks(3, 2, seed=1, plays_wanted=12)
+    exact, _, relevant = exact_two_decks(3, plays, hands[0])
+    position = two_deck_position(3, plays, hands)
+    n = 40000
+    drawn, _, _ = draws(position, n, rules={"decks": 2})
+    got = symbols(drawn, 3, relevant)
+    for key in (lambda k: k, lambda k: k[0], lambda k: k[1]):
+        value, df = chi2(got, exact, n, key)
+        assert value < limit(df), (value, df)
+
+
+def test_two_decks_impossible_history_is_refused():
+    # seat 1 plays the 5C a third time while both copies lie on the pile: the engine refuses it
+    position = {"seat": 0, "players": 2, "dealer": 0, "hand": "KS 4D 7C", "history": "5C 2D 5C 3D 5C",
+                "rules": {"decks": 2}}
+    with pytest.raises(AnalyzerError, match="still on the pile"):
+        SPEC.load(SPEC.resolve_rules({"decks": 2}, 2), position)

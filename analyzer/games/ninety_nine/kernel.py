@@ -1,49 +1,73 @@
 """Ninety-Nine play loops (compiled): set-up kept apart from play, so the same pieces play
 fresh games, traced games, Monte Carlo rollouts and evaluations from a given position.
 
-A game's state is a *bundle* (``workspace``): arrays plus ``sc``, an int64 array of scalars.
-    hands   int64[P, 3]   card codes (``id % 52``) held by each seat
-    stock   int64[52*D]   ``stock[top:end]`` is still to be drawn, lazily shuffled from the
-                          round's deal stream (rng.draw_lazy)
-    pile    int64[52*D]   cards on the pile since the last rebuild, oldest first
-    chips   int64[P], active bool[P], position int64[P] (clockwise from the dealer)
-    legal   int64[15]     legal move codes of the current decision
-    view    int64[VIEW_SIZE]  what a user strategy sees (layout below)
-    deal_rng, play_rng uint64[4]
-    order   int64[52*D], scratch uint64[4]: trace previews and Monte Carlo sampling
-    sc      int64[N_SC]   S_DEALER, S_TOTAL, S_DIR, S_SEAT (to move), S_TOP, S_END,
-                          S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS, S_EPOCH (rebuilds of
-                          the stock this round: the current stock's number)
-    slab    int64[P, 3]   the stock each held card was drawn from (0: the deal's, k: the
-                          k-th rebuild's): the class of the slot (resample_hidden)
-    spos    int64[3P]     scratch of resample_hidden
-Out row columns (spec.extra_columns): winners, hands (rounds), decisions (plays),
-score_s (final chips), busts_s, busts_pos_k, rounds_pos_k for k = position clockwise
-from the dealer (0 = dealer, 1 = first to play).
+A game's state is a ``Bundle`` (a NamedTuple of arrays, fields below; numba compiles it like
+a plain tuple). Its scalar registers live in ``sc`` (names ``codes.S_*``); Python reads them
+only through ``scalars``. Out row columns (spec.extra_columns): winners, hands (rounds),
+decisions (plays), score_s (final chips), busts_s, busts_pos_k, rounds_pos_k for
+k = position clockwise from the dealer (0 = dealer, 1 = first to play).
 
-The rules live once, in ``deal_round``, ``apply_move`` and ``settle``. Two small drivers
-choose the moves: ``play_turns`` (any strategy, records, Monte Carlo) and
+The rules live once, in ``deal_round``, ``play_slot`` (with ``apply_move``) and ``settle``.
+Two small drivers choose the moves: ``play_turns`` (any strategy, records, Monte Carlo) and
 ``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping it
-apart avoids a recursive call graph, which numba does not compile reliably).
+apart avoids a recursive call graph, which numba does not compile reliably). Positions are
+built by the same rules: ``load_history`` replays a round's cards through ``play_slot``.
 
-User strategy view (``view``, int64): V_SEAT, V_PLAYERS, V_DEALER, V_TOTAL, V_DIR,
-V_STOCK (cards left in stock), V_HAND..+3 (ranks 0..12 = 2..A of the 3 cards held),
-V_PILE..+13 (how many of each rank lie on the pile since the last rebuild),
-V_CHIPS..+10 (chips per seat), V_ACTIVE..+10 (1 if the seat is still in).
+What a user strategy sees (``Bundle.seat_view``) is laid out in view.py (``fill_view``);
+the hidden-card sampler is sampler.py.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
 from analyzer import trace as tr
 from analyzer.games.ninety_nine import strategies as st
+from analyzer.games.ninety_nine import view as V
+from analyzer.games.ninety_nine.codes import (
+    E_CLASS_COUNT,
+    E_NO_DEAL,
+    E_NO_SLOT,
+    E_ON_PILE,
+    E_TOO_LONG,
+    E_TURN,
+    EV_BUST,
+    EV_DEAL,
+    EV_DECIDE,
+    EV_DRAW,
+    EV_GAME_END,
+    EV_HAND_END,
+    EV_PILE,
+    EV_RESHUFFLE,
+    HAND_SIZE,
+    LOG_CAP,
+    N_MOVES,
+    N_SC,
+    S_DECISIONS,
+    S_DEALER,
+    S_DIR,
+    S_END,
+    S_EPOCH,
+    S_NACTIVE,
+    S_NLOG,
+    S_NPILE,
+    S_ROUNDS,
+    S_SEAT,
+    S_TOP,
+    S_TOTAL,
+    SCALARS,
+    TAG_CHIPS,
+    TAG_STOCK,
+)
 from analyzer.games.ninety_nine.rules import (
     MOVE_RANK,
     P_CHIPS,
     P_DECKS,
     P_OUT_AT_ZERO,
     P_PLAYERS,
+    RANK_FIRST_MOVE,
     RANK_FOUR,
     RANK_OF,
     legal_moves,
@@ -51,21 +75,77 @@ from analyzer.games.ninety_nine.rules import (
     slot_of_rank,
     total_after,
 )
+from analyzer.games.ninety_nine.sampler import resample_hidden, resample_history, scratch
 from analyzer.jit import ix, njit, prange
-from analyzer.rng import (DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream,
-                          shuffle)
+from analyzer.rng import (DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream)
 
-# trace event codes
-EV_DEAL, EV_DECIDE, EV_PILE, EV_DRAW, EV_RESHUFFLE, EV_BUST, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7, 8
-TAG_STOCK, TAG_CHIPS = 100, 101
 
-V_SEAT, V_PLAYERS, V_DEALER, V_TOTAL, V_DIR, V_STOCK, V_HAND, V_PILE, V_CHIPS, V_ACTIVE = (
-    0, 1, 2, 3, 4, 5, 6, 9, 22, 32)
-VIEW_SIZE = 42
-MAX_PLAYERS = 10
+class Bundle(NamedTuple):
+    """One game's state and its scratch space (P = players, D = decks)."""
 
-S_DEALER, S_TOTAL, S_DIR, S_SEAT, S_TOP, S_END, S_NPILE, S_NACTIVE, S_ROUNDS, S_DECISIONS, S_EPOCH = range(11)
-N_SC = 11
+    #: int64[P, 3] card codes (``id % 52``) held by each seat
+    hands: np.ndarray
+    #: int64[52 D] ``stock[top:end]`` is still to be drawn, lazily shuffled from the round's
+    #: deal stream (rng.draw_lazy)
+    stock: np.ndarray
+    #: int64[52 D] cards on the pile since the last rebuild, oldest first
+    pile: np.ndarray
+    #: int64[P] chips of each seat
+    chips: np.ndarray
+    #: bool[P] still in the game
+    active: np.ndarray
+    #: int64[15] legal move codes of the current decision
+    legal: np.ndarray
+    #: int64[view.VIEW_SIZE] what a user strategy sees (``view`` is an array attribute in numba)
+    seat_view: np.ndarray
+    #: int64[P] position clockwise from the dealer this round
+    position: np.ndarray
+    #: uint64[4] this round's deal stream
+    deal_rng: np.ndarray
+    #: uint64[4] the strategies' stream
+    play_rng: np.ndarray
+    #: int64[52 D] scratch: trace previews and the samplers' card lists
+    order: np.ndarray
+    #: uint64[4] scratch of the stock preview in records
+    scratch: np.ndarray
+    #: int64[N_SC] scalar registers (codes.S_*; Python reads them through ``scalars``)
+    sc: np.ndarray
+    #: int64[P, 3] the stock each held card was drawn from (0: the deal's, k: the k-th
+    #: rebuild's): the class of the slot (sampler.resample_classes)
+    slab: np.ndarray
+    #: int64[3 P] scratch of the class sampler
+    spos: np.ndarray
+    #: int64[LOG_CAP, 2] this round's plays, (seat, card), ``S_NLOG`` of them (-1: lost)
+    log: np.ndarray
+    # the history sampler's work area (sampler.SCRATCH_FIELDS; not state: never copied)
+    hs_pool: np.ndarray
+    hs_avail: np.ndarray
+    hs_size: np.ndarray
+    hs_free: np.ndarray
+    hs_mmax: np.ndarray
+    hs_acq: np.ndarray
+    hs_pmin0: np.ndarray
+    hs_fmax: np.ndarray
+    hs_left: np.ndarray
+    hs_ev_seat: np.ndarray
+    hs_ev_card: np.ndarray
+    hs_ep_before: np.ndarray
+    hs_ep_after: np.ndarray
+    hs_smax: np.ndarray
+    hs_held_at: np.ndarray
+    hs_place_ep: np.ndarray
+    hs_place_code: np.ndarray
+    hs_slot_place: np.ndarray
+    hs_pile: np.ndarray
+    hs_deal: np.ndarray
+    hs_spots: np.ndarray
+    hs_weights: np.ndarray
+
+
+def scalars(ws) -> dict[str, int]:
+    """The scalar registers of a bundle by name (codes.SCALARS): the one way Python reads them."""
+    return {name: int(ws.sc[i]) for i, name in enumerate(SCALARS)}
+
 
 #: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
 USER_CHAIN = ["choose_move", "play_turns", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
@@ -80,53 +160,59 @@ def user_strategy(slot, view, legal, n, rng):
 
 @njit(cache=True)
 def workspace(params):
-    """One state bundle (see the module docstring), allocated once per block of games."""
+    """One state bundle (``Bundle``), allocated once per block of games."""
     players = params[P_PLAYERS]
     ncards = 52 * params[P_DECKS]
-    return (np.zeros((players, 3), dtype=np.int64), np.zeros(ncards, dtype=np.int64),
-            np.zeros(ncards, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.bool_), np.zeros(15, dtype=np.int64),
-            np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(players, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-            np.zeros(4, dtype=np.uint64), np.zeros(ncards, dtype=np.int64),
-            np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64),
-            np.zeros((players, 3), dtype=np.int64), np.zeros(3 * players, dtype=np.int64))
+    h = scratch(players, ncards)
+    return Bundle(np.zeros((players, HAND_SIZE), dtype=np.int64), np.zeros(ncards, dtype=np.int64),
+                  np.zeros(ncards, dtype=np.int64), np.zeros(players, dtype=np.int64),
+                  np.zeros(players, dtype=np.bool_), np.zeros(N_MOVES, dtype=np.int64),
+                  np.zeros(V.VIEW_SIZE, dtype=np.int64), np.zeros(players, dtype=np.int64),
+                  np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(ncards, dtype=np.int64),
+                  np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64),
+                  np.zeros((players, HAND_SIZE), dtype=np.int64), np.zeros(HAND_SIZE * players, dtype=np.int64),
+                  np.zeros((LOG_CAP, 2), dtype=np.int64), h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8],
+                  h[9], h[10], h[11], h[12], h[13], h[14], h[15], h[16], h[17], h[18], h[19], h[20], h[21])
 
 
 @njit(cache=True, _nrt=False)
 def copy_bundle(src, dst):
-    """Copy a whole state (``src`` into ``dst``, same shapes)."""
-    for a, b in ((src[1], dst[1]), (src[2], dst[2]), (src[3], dst[3]), (src[5], dst[5]),
-                 (src[7], dst[7]), (src[12], dst[12])):
+    """Copy a whole state (``src`` into ``dst``, same shapes; the play log as far as it goes)."""
+    for a, b in ((src.stock, dst.stock), (src.pile, dst.pile), (src.chips, dst.chips), (src.legal, dst.legal),
+                 (src.position, dst.position), (src.sc, dst.sc)):
         for i in range(a.shape[0]):
             b[i] = a[i]
-    for s in range(src[0].shape[0]):
-        dst[4][s] = src[4][s]
-        for c in range(3):
-            dst[0][s, c] = src[0][s, c]
-            dst[13][s, c] = src[13][s, c]
+    for s in range(src.hands.shape[0]):
+        dst.active[s] = src.active[s]
+        for c in range(HAND_SIZE):
+            dst.hands[s, c] = src.hands[s, c]
+            dst.slab[s, c] = src.slab[s, c]
     for j in range(4):
-        dst[8][j] = src[8][j]
-        dst[9][j] = src[9][j]
+        dst.deal_rng[j] = src.deal_rng[j]
+        dst.play_rng[j] = src.play_rng[j]
+    for i in range(src.sc[S_NLOG]):
+        dst.log[i, 0] = src.log[i, 0]
+        dst.log[i, 1] = src.log[i, 1]
 
 
 @njit(cache=True)
 def fill_view(view, seat, sc, hands, pile, chips, active):
-    """What a user strategy sees (module docstring). The pile's rank counts are taken here,
+    """What a user strategy sees (layout: view.py). The pile's rank counts are taken here,
     not kept up to date on every play: only user strategies read them."""
     view[:] = 0
-    view[V_SEAT] = seat
-    view[V_PLAYERS] = chips.shape[0]
-    view[V_DEALER] = sc[S_DEALER]
-    view[V_TOTAL] = sc[S_TOTAL]
-    view[V_DIR] = sc[S_DIR]
-    view[V_STOCK] = sc[S_END] - sc[S_TOP]
-    for i in range(3):
-        view[V_HAND + i] = RANK_OF[hands[seat, i]]
+    view[V.SEAT] = seat
+    view[V.PLAYERS] = chips.shape[0]
+    view[V.DEALER] = sc[S_DEALER]
+    view[V.TOTAL] = sc[S_TOTAL]
+    view[V.DIRECTION] = sc[S_DIR]
+    view[V.STOCK_LEFT] = sc[S_END] - sc[S_TOP]
+    for i in range(V.HAND_LEN):
+        view[V.HAND + i] = RANK_OF[hands[seat, i]]
     for i in range(sc[S_NPILE]):
-        view[V_PILE + RANK_OF[pile[i]]] += 1
+        view[V.PILE_COUNTS + RANK_OF[pile[i]]] += 1
     for s in range(chips.shape[0]):
-        view[V_CHIPS + s] = chips[s]
-        view[V_ACTIVE + s] = 1 if active[s] else 0
+        view[V.CHIPS + s] = chips[s]
+        view[V.ACTIVE + s] = 1 if active[s] else 0
 
 
 @njit(cache=True, inline="always")
@@ -142,7 +228,8 @@ def is_in(move, legal, n):
 @njit(cache=True, _nrt=False, inline="always")
 def deal_round(seed, index, params, ws, out, trace, tracing):
     """Start round ``sc[S_ROUNDS] + 1``: gather, shuffle from the round's stream, deal 3 each."""
-    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws[:13]
+    hands, stock, chips, active, position, deal_rng, order, scratch, sc, slab = (
+        ws.hands, ws.stock, ws.chips, ws.active, ws.position, ws.deal_rng, ws.order, ws.scratch, ws.sc, ws.slab)
     players = params[P_PLAYERS]
     ncards = 52 * params[P_DECKS]
     sc[S_ROUNDS] += 1
@@ -160,14 +247,13 @@ def deal_round(seed, index, params, ws, out, trace, tracing):
             stock[d + c] = c
     top = 0
     s = dealer
-    slab = ws[13]
-    for c in range(3):
+    for c in range(HAND_SIZE):
         for k in range(nactive):
             s = next_active(s, 1, active)
             hands[s, c] = draw_lazy(stock, top, ncards, deal_rng)
             slab[s, c] = 0
             top += 1
-    sc[S_TOP], sc[S_END], sc[S_EPOCH] = top, ncards, 0
+    sc[S_TOP], sc[S_END], sc[S_EPOCH], sc[S_NLOG] = top, ncards, 0, 0
     sc[S_TOTAL], sc[S_DIR], sc[S_NPILE] = 0, 1, 0
     sc[S_SEAT] = next_active(dealer, 1, active)
     if tracing:
@@ -181,14 +267,32 @@ def deal_round(seed, index, params, ws, out, trace, tracing):
 
 @njit(cache=True, _nrt=False, inline="always")
 def apply_move(ws, move, trace, tracing):
-    """The player to move plays ``move``: pile, total, direction, rebuild if needed, draw."""
-    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws[:13]
+    """The player to move plays ``move`` with the card the engine gives up for it (the
+    lowest suit held of its rank: rules.slot_of_rank)."""
+    play_slot(ws, slot_of_rank(ws.hands, ws.sc[S_SEAT], MOVE_RANK[ix(move)]), move, trace, tracing)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_slot(ws, slot, move, trace, tracing):
+    """The player to move plays the card in ``slot`` as ``move``: pile, total, direction,
+    rebuild of the stock if it is empty, draw into the slot, next player. Logs the play
+    (``ws.log``: seat, card) while the log has room."""
+    hands, stock, pile, active, deal_rng, order, scratch, sc, log = (
+        ws.hands, ws.stock, ws.pile, ws.active, ws.deal_rng, ws.order, ws.scratch, ws.sc, ws.log)
     seat = sc[S_SEAT]
     rank = MOVE_RANK[ix(move)]
-    slot = slot_of_rank(hands, seat, rank)
     npile = sc[S_NPILE]
-    pile[ix(npile)] = hands[ix(seat), ix(slot)]
+    card = hands[ix(seat), ix(slot)]
+    pile[ix(npile)] = card
     npile += 1
+    nlog = sc[S_NLOG]
+    if nlog >= 0:
+        if nlog < LOG_CAP:
+            log[ix(nlog), 0] = seat
+            log[ix(nlog), 1] = card
+            sc[S_NLOG] = nlog + 1
+        else:
+            sc[S_NLOG] = -1  # lost: the sampler pools the hidden cards for the rest of the round
     sc[S_TOTAL] = total_after(sc[S_TOTAL], move)
     sc[S_DIR] -= 2 * sc[S_DIR] * np.int64(rank == RANK_FOUR)  # a four reverses (no branch: random)
     if tracing:
@@ -206,7 +310,7 @@ def apply_move(ws, move, trace, tracing):
             tr.emit(trace, EV_RESHUFFLE, 0, 0, 0, 0)
             tr.emit_list(trace, TAG_STOCK, order, preview_into(stock, top, end, deal_rng, order, scratch))
     hands[ix(seat), ix(slot)] = draw_lazy(stock, top, end, deal_rng)
-    ws[13][ix(seat), ix(slot)] = sc[S_EPOCH]  # the slot now holds a card of this stock
+    ws.slab[ix(seat), ix(slot)] = sc[S_EPOCH]  # the slot now holds a card of this stock
     sc[S_TOP], sc[S_END], sc[S_NPILE] = top + 1, end, npile
     if tracing:
         tr.emit(trace, EV_DRAW, seat, hands[seat, slot], 0, 0)
@@ -216,7 +320,7 @@ def apply_move(ws, move, trace, tracing):
 @njit(cache=True, _nrt=False, inline="always")
 def settle(params, ws, out, seat, trace, tracing):
     """``seat`` went over: pays a chip, or is out if it has none left; the deal passes on."""
-    hands, stock, pile, chips, active, legal, view, position, deal_rng, play_rng, order, scratch, sc = ws[:13]
+    chips, active, position, sc = ws.chips, ws.active, ws.position, ws.sc
     players = params[P_PLAYERS]
     paid = 0
     if chips[seat] > 0:
@@ -239,7 +343,7 @@ def settle(params, ws, out, seat, trace, tracing):
 
 @njit(cache=True, _nrt=False)
 def finish(params, ws, out, trace, tracing):
-    chips, active, sc = ws[3], ws[4], ws[12]
+    chips, active, sc = ws.chips, ws.active, ws.sc
     winners = 0
     for s in range(params[P_PLAYERS]):
         if active[s]:
@@ -253,104 +357,7 @@ def finish(params, ws, out, trace, tracing):
         tr.emit_list(trace, 0, chips, params[P_PLAYERS])
 
 
-# ---- Monte Carlo: sampling what a seat cannot see, and rollouts ------------------------------
-
-@njit(cache=True, _nrt=False)
-def _shuffle_class(ws, seat, label, with_stock, rng):
-    """Deal the cards of one class again, uniformly over its places: the other hands'
-    slots labelled ``label`` (and the stock when ``with_stock``)."""
-    hands, stock, active, order, sc, slab, spos = ws[0], ws[1], ws[4], ws[10], ws[12], ws[13], ws[14]
-    n = 0
-    for s in range(hands.shape[0]):
-        if s != seat and active[s]:
-            for c in range(3):
-                if slab[s, c] == label:
-                    spos[n] = 3 * s + c
-                    order[n] = hands[s, c]
-                    n += 1
-    nslots = n
-    if with_stock:
-        for i in range(sc[S_TOP], sc[S_END]):
-            order[n] = stock[i]
-            n += 1
-    shuffle(order, 0, n, rng)
-    for j in range(nslots):
-        s = spos[j] // 3
-        hands[s, spos[j] - 3 * s] = order[j]
-    if with_stock:
-        k = nslots
-        for i in range(sc[S_TOP], sc[S_END]):
-            stock[i] = order[k]
-            k += 1
-
-
-@njit(cache=True, _nrt=False)
-def resample_hidden(ws, seat, rng):
-    """Redeal what ``seat`` cannot see, uniformly over the deals consistent with what it saw.
-
-    Reads and writes the other hands ``ws[0]`` and the stock ``ws[1][top:end]``; reads the
-    slot labels ``ws[13]`` (the stock each card in a hand was drawn from: 0 the deal's,
-    k the stock of the k-th rebuild) and ``S_EPOCH`` (the current stock's number).
-
-    Known to the seat: its own hand, every card played (and by whom), and when the stock
-    was rebuilt; nothing is read into the others' choices (which card of a rank a player
-    gives up included). With one deck every card is unique, and a card that a player
-    holds came from the last stock it was in: a card never seen from the deal's stock,
-    a card that lay on the pile at rebuild k from the k-th stock. So the hidden cards fall
-    into *classes* by that stock, the other hands' slots by the stock they were drawn
-    from (the card a player plays frees the slot of its class), and the consistent deals
-    are exactly the ones that deal each class's cards over its slots, the current class
-    over its slots and the stock: every such deal is equally likely (each stock is a
-    uniform shuffle, and a play pins only its own card). Each class is shuffled over its
-    places here: exactly uniform. Before any rebuild this is one class: every unseen card
-    anywhere.
-
-    With two or more decks a played card may come from either class that holds a copy,
-    and the posterior is no longer a product of classes: there the hidden cards are
-    pooled as one class (every unseen card equally likely anywhere; docs/ninety-nine.md
-    says what that loses).
-    """
-    hands, stock, active, sc, slab = ws[0], ws[1], ws[4], ws[12], ws[13]
-    epoch = sc[S_EPOCH]
-    if stock.shape[0] != 52 or epoch == 0:
-        # one class: every hidden card anywhere
-        order = ws[10]
-        n = 0
-        for s in range(hands.shape[0]):
-            if s != seat and active[s]:
-                for c in range(3):
-                    order[n] = hands[s, c]
-                    n += 1
-        for i in range(sc[S_TOP], sc[S_END]):
-            order[n] = stock[i]
-            n += 1
-        shuffle(order, 0, n, rng)
-        n = 0
-        for s in range(hands.shape[0]):
-            if s != seat and active[s]:
-                for c in range(3):
-                    hands[s, c] = order[n]
-                    n += 1
-        for i in range(sc[S_TOP], sc[S_END]):
-            stock[i] = order[n]
-            n += 1
-        return
-    _shuffle_class(ws, seat, epoch, True, rng)
-    # the older classes, each once (newest first)
-    done = epoch
-    while True:
-        label = np.int64(-1)
-        for s in range(hands.shape[0]):
-            if s != seat and active[s]:
-                for c in range(3):
-                    lab = slab[s, c]
-                    if lab < done and lab > label:
-                        label = lab
-        if label < 0:
-            break
-        _shuffle_class(ws, seat, label, False, rng)
-        done = label
-
+# ---- Monte Carlo rollouts (the sampler: sampler.py) ----------------------------------------------
 
 @njit(cache=True, inline="always")
 def choose_base(sid, hands, seat, total, legal, n, rng):
@@ -362,7 +369,7 @@ def choose_base(sid, hands, seat, total, legal, n, rng):
 @njit(cache=True, _nrt=False)
 def rollout_turns(base, ws, trace):
     """Play the round on with every seat using built-in strategy ``base``; the seat that goes over."""
-    hands, legal, play_rng, sc = ws[0], ws[5], ws[9], ws[12]
+    hands, legal, play_rng, sc = ws.hands, ws.legal, ws.play_rng, ws.sc
     while True:
         seat = sc[S_SEAT]
         n = legal_moves(hands, seat, sc[S_TOTAL], legal)
@@ -374,13 +381,13 @@ def rollout_turns(base, ws, trace):
 @njit(cache=True, _nrt=False)
 def mc_rollouts(ws, roll, seat, move, k, base, trace):
     """How often ``seat`` goes over this round after ``move``, over K samples (CRN)."""
-    play_rng = ws[9]
+    play_rng = ws.play_rng
     busts = 0
     for j in range(k):
         copy_bundle(ws, roll)
-        seed_stream(roll[8], play_rng[0], j, DEAL)
-        seed_stream(roll[9], play_rng[1], j, PLAY)
-        resample_hidden(roll, seat, roll[8])
+        seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
+        seed_stream(roll.play_rng, play_rng[1], j, PLAY)
+        resample_hidden(roll, seat, roll.deal_rng)
         apply_move(roll, move, trace, False)
         if rollout_turns(base, roll, trace) == seat:
             busts += 1
@@ -393,15 +400,15 @@ def mc_move(ws, roll, seat, legal, n, k, base, trace):
     round with the base strategy (same sample and same random numbers for every move);
     play the move that went over least often. The base strategy's own choice is tried
     first and kept on ties, so sampling noise never makes mc worse than its base."""
-    hands, sc = ws[0], ws[12]
-    best = choose_base(base, hands, seat, sc[S_TOTAL], legal, n, ws[9])
+    hands, sc = ws.hands, ws.sc
+    best = choose_base(base, hands, seat, sc[S_TOTAL], legal, n, ws.play_rng)
     best_busts = mc_rollouts(ws, roll, seat, best, k, base, trace)
     for i in range(n):
         if legal[i] != best and best_busts > 0:
             busts = mc_rollouts(ws, roll, seat, legal[i], k, base, trace)
             if busts < best_busts:
                 best, best_busts = legal[i], busts
-    next_u64(ws[9])  # fresh samples at the next decision
+    next_u64(ws.play_rng)  # fresh samples at the next decision
     return best
 
 
@@ -410,7 +417,7 @@ def mc_move(ws, roll, seat, legal, n, k, base, trace):
 @njit(cache=True, inline="always")
 def choose_move(strat, seat, ws, roll, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot."""
-    hands, legal, view, play_rng, sc = ws[0], ws[5], ws[6], ws[9], ws[12]
+    hands, legal, view, play_rng, sc = ws.hands, ws.legal, ws.seat_view, ws.play_rng, ws.sc
     sid = strat[ix(seat), 0]
     if sid == st.RANDOM:
         return st.random_move(legal, n, play_rng)
@@ -418,7 +425,7 @@ def choose_move(strat, seat, ws, roll, n, trace):
         return st.heuristic_move(hands, seat, sc[S_TOTAL], legal, n)
     if sid == st.MC:
         return mc_move(ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], trace)
-    fill_view(view, seat, sc, hands, ws[2], ws[3], ws[4])
+    fill_view(view, seat, sc, hands, ws.pile, ws.chips, ws.active)
     move = user_strategy(-1 - sid, view, legal, n, play_rng)
     # the strategy could write to ``legal``: make the set again from the state, so that
     # play_turns checks the move against the engine's own legal moves
@@ -432,7 +439,7 @@ def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
 
     Returns the seat that goes over, or -1 after an illegal user move (``err`` filled).
     """
-    hands, legal, sc = ws[0], ws[5], ws[12]
+    hands, legal, sc = ws.hands, ws.legal, ws.sc
     while True:
         seat = sc[S_SEAT]
         n = legal_moves(hands, seat, sc[S_TOTAL], legal)
@@ -462,7 +469,7 @@ def play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, fo
 
     Returns the seat that went over in the current round (-1 after an error).
     """
-    sc = ws[12]
+    sc = ws.sc
     first = play_turns(params, strat, ws, roll, err, trace, tracing, forced)
     if first < 0:
         return -1
@@ -480,9 +487,9 @@ def play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, fo
 @njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, out, err, trace, tracing, ws, roll):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    chips, active, play_rng, sc = ws[3], ws[4], ws[9], ws[12]
+    chips, active, play_rng, sc = ws.chips, ws.active, ws.play_rng, ws.sc
     players = params[P_PLAYERS]
-    seed_stream(ws[8], seed, index, DEAL)
+    seed_stream(ws.deal_rng, seed, index, DEAL)
     seed_stream(play_rng, seed, index, PLAY)
     for s in range(players):
         chips[s] = params[P_CHIPS]
@@ -491,7 +498,7 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws, roll):
     err[0] = -1
     sc[:] = 0
     sc[S_NACTIVE] = players
-    sc[S_DEALER] = randbelow(ws[8], players)
+    sc[S_DEALER] = randbelow(ws.deal_rng, players)
     deal_round(seed, index, params, ws, out, trace, tracing)
     play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, -1)
 
@@ -522,16 +529,48 @@ def run_traced(seed, index, params, strat, out_row, err_row, trace):
 # ---- evaluation from a position ----------------------------------------------------------------
 
 @njit(cache=True)
-def load_position(params, ws, seat, dealer, total, direction, chips, active, hand, pile, stock_left):
-    """Set a bundle to a position seen by ``seat``: its hand, the pile since the last
-    rebuild, and placeholders for the hidden cards (redrawn by ``resample_hidden``)."""
-    hands, stock, pile_arr, chips_arr, active_arr, sc = ws[0], ws[1], ws[2], ws[3], ws[4], ws[12]
+def _start_round(params, ws, dealer, chips, active):
+    """A bundle at the start of a round dealt by ``dealer``: chips and who is in from the
+    position, every hand and the stock placeholders (the deal's cards in deck order)."""
+    hands, stock, sc = ws.hands, ws.stock, ws.sc
     players = params[P_PLAYERS]
     ncards = 52 * params[P_DECKS]
+    sc[:] = 0
+    sc[S_DEALER], sc[S_DIR], sc[S_ROUNDS] = dealer, 1, 1
+    nactive = 0
+    for s in range(players):
+        ws.chips[s] = chips[s]
+        ws.active[s] = active[s]
+        nactive += 1 if active[s] else 0
+    sc[S_NACTIVE] = nactive
+    for i in range(ncards):
+        stock[i] = i % 52
+    top = 0
+    for s in range(players):
+        for c in range(HAND_SIZE):
+            ws.slab[s, c] = 0
+            hands[s, c] = stock[top] if active[s] else 0
+            top += 1 if active[s] else 0
+    sc[S_TOP], sc[S_END] = top, ncards
+    sc[S_SEAT] = next_active(dealer, 1, ws.active)
+    s = dealer
+    for p in range(nactive):  # positions clockwise from the dealer
+        ws.position[s] = p
+        s = next_active(s, 1, ws.active)
+
+
+@njit(cache=True)
+def load_position(params, ws, seat, dealer, total, direction, chips, active, hand, pile, stock_left):
+    """Set a bundle to a position given without its history: the seat's hand, the pile since
+    the last rebuild, and the hidden cards pooled (who played what is unknown: the play log is
+    marked lost, so every hidden card is equally likely anywhere; sampler.resample_pooled)."""
+    hands, stock, sc = ws.hands, ws.stock, ws.sc
+    players = params[P_PLAYERS]
+    ncards = 52 * params[P_DECKS]
+    _start_round(params, ws, dealer, chips, active)
     count = np.zeros(52, dtype=np.int64)
-    for d in range(0, ncards, 52):
-        for c in range(52):
-            count[c] += 1
+    for c in range(ncards):
+        count[c % 52] += 1
     for c in hand:
         count[c] -= 1
     for c in pile:
@@ -542,54 +581,190 @@ def load_position(params, ws, seat, dealer, total, direction, chips, active, han
         for _ in range(count[c]):
             unknown[n] = c
             n += 1
-    sc[:] = 0
-    sc[S_DEALER], sc[S_TOTAL], sc[S_DIR], sc[S_SEAT] = dealer, total, direction, seat
-    sc[S_ROUNDS] = 1
+    sc[S_TOTAL], sc[S_DIR], sc[S_SEAT], sc[S_NLOG] = total, direction, seat, -1
     k = 0
-    nactive = 0
     for s in range(players):
-        chips_arr[s] = chips[s]
-        active_arr[s] = active[s]
-        if active[s]:
-            nactive += 1
-        for c in range(3):
-            ws[13][s, c] = 0
+        for c in range(HAND_SIZE):
             if s == seat:
                 hands[s, c] = hand[c]
             elif active[s]:
                 hands[s, c] = unknown[k]
                 k += 1
-    sc[S_NACTIVE] = nactive
     for i in range(pile.shape[0]):
-        pile_arr[i] = pile[i]
+        ws.pile[i] = pile[i]
     sc[S_NPILE] = pile.shape[0]
     # the stock: the rest of the unknown cards (its order is resampled anyway)
     sc[S_TOP] = 0
     sc[S_END] = min(stock_left, n - k) if stock_left >= 0 else n - k
     for i in range(sc[S_END]):
         stock[i] = unknown[k + i]
-    s = dealer
-    for p in range(nactive):  # positions clockwise from the dealer
-        ws[7][s] = p
-        s = next_active(s, 1, active_arr)
+
+
+@njit(cache=True)
+def load_history(params, ws, seat, dealer, chips, active, hand, history, total, err):
+    """Set a bundle to the position after ``history`` (every card played this round, oldest
+    first) seen by ``seat``, replaying the cards through the engine (``play_slot``): who played
+    each, the direction, the rebuilds of the stock, the pile; then the seat's ``hand`` and the
+    pile ``total``, and the hidden cards placed where they can be (a consistent deal).
+
+    ``err`` (int64[5]) stays ``[0, ..]`` if the history is possible, else names the first
+    problem (codes.E_*): every copy of a card already on the pile; with one deck a card
+    another seat cannot hold (it was in a stock that seat holds no card from) or a stock's
+    hidden cards that do not fit its places; another seat to move at the end; with several
+    decks no consistent deal of the hidden cards (sampler.resample_history).
+    """
+    hands, pile, sc, slab = ws.hands, ws.pile, ws.sc, ws.slab
+    decks = params[P_DECKS]
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    err[:] = 0
+    _start_round(params, ws, dealer, chips, active)
+    seed_stream(ws.deal_rng, np.uint64(0), 0, DEAL)  # the replay's draws are placeholders
+    last_stock = np.zeros(52, dtype=np.int64)  # one deck: the last stock each card went into
+    if history.shape[0] > LOG_CAP:
+        err[0], err[1], err[2] = E_TOO_LONG, -1, LOG_CAP
+        return
+    for i in range(history.shape[0]):
+        card = history[i]
+        mover = sc[S_SEAT]
+        copies = 0
+        for k in range(sc[S_NPILE]):
+            copies += 1 if pile[k] == card else 0
+        if copies >= decks:
+            err[0], err[1], err[2] = E_ON_PILE, i, card
+            return
+        slot = 0
+        if decks == 1 and mover != seat:
+            # the card came from the last stock it was in: a slot drawn from that stock
+            slot = -1
+            for c in range(HAND_SIZE):
+                if slot < 0 and slab[mover, c] == last_stock[card]:
+                    slot = c
+            if slot < 0:
+                err[0], err[1], err[2], err[3], err[4] = E_NO_SLOT, i, card, last_stock[card], mover
+                return
+        if sc[S_TOP] == sc[S_END]:  # this play rebuilds the stock from the pile before it
+            for k in range(sc[S_NPILE]):
+                last_stock[pile[k]] = sc[S_EPOCH] + 1
+        hands[mover, slot] = card
+        play_slot(ws, slot, RANK_FIRST_MOVE[RANK_OF[card]], trace, False)
+    if sc[S_SEAT] != seat:
+        err[0], err[1], err[2] = E_TURN, -1, sc[S_SEAT]
+        return
+    for c in range(HAND_SIZE):
+        hands[seat, c] = hand[c]
+    sc[S_TOTAL] = total
+    if decks == 1:
+        _place_classes(ws, seat, last_stock, err)
+    else:
+        rng = np.zeros(4, dtype=np.uint64)
+        seed_stream(rng, np.uint64(0), 0, DEAL)
+        if not resample_hidden(ws, seat, rng):
+            err[0], err[1] = E_NO_DEAL, -1
+
+
+@njit(cache=True)
+def _place_classes(ws, seat, last_stock, err):
+    """One deck: put every hidden card in a place of its class (the last stock it went into:
+    the other hands' slots drawn from that stock, and the stock itself for the current one).
+    Where in its class a card starts does not matter (sampler.resample_classes shuffles each).
+    ``err`` = [E_CLASS_COUNT, -1, stock, cards, places] if a class does not fill its places."""
+    hands, stock, active, sc, slab = ws.hands, ws.stock, ws.active, ws.sc, ws.slab
+    seen = np.zeros(52, dtype=np.bool_)
+    for c in range(HAND_SIZE):
+        seen[hands[seat, c]] = True
+    for k in range(sc[S_NPILE]):
+        seen[ws.pile[k]] = True
+    epoch = sc[S_EPOCH]
+    for j in range(epoch + 1):
+        cards = np.empty(52, dtype=np.int64)
+        n = 0
+        for c in range(52):
+            if not seen[c] and last_stock[c] == j:
+                cards[n] = c
+                n += 1
+        room = 0
+        for s in range(hands.shape[0]):
+            if s != seat and active[s]:
+                for c in range(HAND_SIZE):
+                    room += 1 if slab[s, c] == j else 0
+        if j == epoch:
+            room += sc[S_END] - sc[S_TOP]
+        if n != room:
+            err[0], err[1], err[2], err[3], err[4] = E_CLASS_COUNT, -1, j, n, room
+            return
+        k = 0
+        for s in range(hands.shape[0]):
+            if s != seat and active[s]:
+                for c in range(HAND_SIZE):
+                    if slab[s, c] == j:
+                        hands[s, c] = cards[k]
+                        k += 1
+        if j == epoch:
+            for i in range(sc[S_TOP], sc[S_END]):
+                stock[i] = cards[k]
+                k += 1
+
+
+@njit(cache=True)
+def legal_now(ws):
+    """The legal moves of the seat to move: writes ``ws.legal``, returns how many."""
+    return legal_moves(ws.hands, ws.sc[S_SEAT], ws.sc[S_TOTAL], ws.legal)
+
+
+#: samplers ``sample_hidden`` can use: the bundle's own (sampler.resample_hidden), or the
+#: history sampler whatever the decks (a cross-check of it on one deck)
+SAMPLER_OWN, SAMPLER_HISTORY = 0, 1
+
+
+@njit(cache=True)
+def sample_hidden(ws, seat, seed, n, hands_out, stock_out, method):
+    """``n`` samples of what ``seat`` cannot see, as evaluation draws them (sample j from the
+    stream (seed, j, DEAL)): ``hands_out[j]`` the hands (int64[P, 3]), ``stock_out[j]`` the
+    stock cards (``stock[top:end]``). Returns how many samples succeeded. For tests and
+    diagnostics."""
+    work = workspace_like(ws)
+    rng = np.zeros(4, dtype=np.uint64)
+    done = 0
+    for j in range(n):
+        copy_bundle(ws, work)
+        seed_stream(rng, seed, j, DEAL)
+        ok = resample_history(work, seat, rng) if method == SAMPLER_HISTORY else resample_hidden(work, seat, rng)
+        done += 1 if ok else 0
+        for s in range(ws.hands.shape[0]):
+            for c in range(HAND_SIZE):
+                hands_out[j, s, c] = work.hands[s, c]
+        for i in range(ws.sc[S_TOP], ws.sc[S_END]):
+            stock_out[j, i - ws.sc[S_TOP]] = work.stock[i]
+    return done
+
+
+@njit(cache=True)
+def workspace_like(ws):
+    """A bundle of the same shapes as ``ws``."""
+    params = np.zeros(4, dtype=np.int64)
+    params[P_PLAYERS] = ws.hands.shape[0]
+    params[P_DECKS] = ws.stock.shape[0] // 52
+    return workspace(params)
 
 
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi):
     ws = workspace(params)
     roll = workspace(params)
+    sample = workspace(params)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(3 + 4 * params[P_PLAYERS], dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     sample_rng = np.zeros(4, dtype=np.uint64)
     for j in range(lo, hi):
+        # the same hidden cards and the same future for every option (common random numbers)
+        copy_bundle(base_ws, sample)
+        seed_stream(sample_rng, seed, start + j, DEAL)
+        resample_hidden(sample, seat, sample_rng)
         for i in range(options.shape[0]):
-            copy_bundle(base_ws, ws)
-            # the same hidden cards and the same future for every option (common random numbers)
-            seed_stream(sample_rng, seed, start + j, DEAL)
-            resample_hidden(ws, seat, sample_rng)
-            seed_stream(ws[8], seed, start + j, hand_purpose(0))
-            seed_stream(ws[9], seed, start + j, PLAY)
+            copy_bundle(sample, ws)
+            seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
+            seed_stream(ws.play_rng, seed, start + j, PLAY)
             out[:] = 0
             busted = play_rest(seed, start + j, params, strat, ws, roll, out, err, trace, False, options[i])
             result[j, i, 0] = 1 if busted == seat else 0

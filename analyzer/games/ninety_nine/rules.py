@@ -14,25 +14,35 @@ from __future__ import annotations
 
 import numpy as np
 
+# the constants live once, in codes.py (shared with the Python side)
+from analyzer.games.ninety_nine.codes import (  # noqa: F401 (re-exported for the kernel)
+    HAND_SIZE,
+    LIMIT,
+    MOVE_DELTAS,
+    MOVE_KING,
+    MOVE_NAMES,
+    MOVE_RANKS,
+    MOVE_TEN_DOWN,
+    N_MOVES,
+    P_CHIPS,
+    P_DECKS,
+    P_OUT_AT_ZERO,
+    P_PLAYERS,
+    RANK_ACE,
+    RANK_FOUR,
+    RANK_KING,
+    RANK_NINE,
+    RANK_TEN,
+)
 from analyzer.jit import ix, njit
 
-P_PLAYERS, P_DECKS, P_CHIPS, P_OUT_AT_ZERO = 0, 1, 2, 3
-
-MOVE_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "T+10", "T-10", "J", "Q", "K", "A+1", "A+11")
-N_MOVES = 15
-HAND_SIZE = 3
-LIMIT = 99
-RANK_FOUR, RANK_NINE, RANK_TEN, RANK_KING, RANK_ACE = 2, 7, 8, 11, 12
-
 #: rank played by each move
-MOVE_RANK = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 10, 11, 12, 12], dtype=np.int64)
+MOVE_RANK = np.array(MOVE_RANKS, dtype=np.int64)
 #: change of the total (K is handled apart: it sets the total to 99)
-MOVE_DELTA = np.array([2, 3, 0, 5, 6, 7, 8, 0, 10, -10, 10, 10, 0, 1, 11], dtype=np.int64)
+MOVE_DELTA = np.array(MOVE_DELTAS, dtype=np.int64)
 #: first move code of each rank, and how many moves the rank has (A and T have two)
 RANK_FIRST_MOVE = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13], dtype=np.int64)
 RANK_MOVE_COUNT = np.array([1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2], dtype=np.int64)
-MOVE_KING = 12
-MOVE_TEN_DOWN = 9
 #: rank of a card code, as a table: Python-semantics ``%`` on signed ints is slow in numba
 RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
 

@@ -14,10 +14,27 @@ from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
 
-# must match kernel.py (kept here so that decoding a record needs no numba)
-EV_DEAL, EV_DECIDE, EV_PILE, EV_DRAW, EV_RESHUFFLE, EV_BUST, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7, 8
-TAG_STOCK, TAG_CHIPS = 100, 101
-MOVE_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "T+10", "T-10", "J", "Q", "K", "A+1", "A+11")
+from analyzer.games.ninety_nine.codes import (
+    E_CLASS_COUNT,
+    E_NO_DEAL,
+    E_NO_SLOT,
+    E_ON_PILE,
+    E_TOO_LONG,
+    E_TURN,
+    EV_BUST,
+    EV_DEAL,
+    EV_DECIDE,
+    EV_DRAW,
+    EV_GAME_END,
+    EV_HAND_END,
+    EV_PILE,
+    EV_RESHUFFLE,
+    MOVE_JACK,
+    MOVE_NAMES,
+    MOVE_QUEEN,
+    TAG_CHIPS,
+    TAG_STOCK,
+)
 
 
 class NinetyNineSpec(GameSpec):
@@ -172,11 +189,13 @@ class NinetyNineSpec(GameSpec):
                           extra={"history": replay is not None})
 
     def load(self, rules: dict[str, Any], position: dict[str, Any]):
-        """Check a position (docs/ninety-nine.md) and load it into a kernel state bundle:
-        (params, bundle, seat, legal move codes, the history's replay or None)."""
+        """Check a position's format (docs/ninety-nine.md) and build it with the engine: its
+        history replayed by ``kernel.load_history`` (or, without one, ``kernel.load_position``).
+        Returns (params, bundle, seat, legal move codes, facts of the replay or None)."""
         import numpy as np
 
         from analyzer.cards import standard_deck
+        from analyzer.games.ninety_nine import kernel
 
         unknown = set(position) - set(self.position_keys)
         if unknown:
@@ -204,7 +223,10 @@ class NinetyNineSpec(GameSpec):
         chips = _ints(position.get("chips", [rules["chips"]] * p), "chips")
         if len(chips) != p or min(chips) < 0:
             raise AnalyzerError(f"chips takes {p} non-negative numbers, one per seat")
-        previous = next(s % p for s in range(seat - 1, seat - 1 - p, -1) if active[s % p])
+        if "dealer" in position and not active[_seat(position["dealer"], p, "dealer")]:
+            raise AnalyzerError(f"the dealer (seat {position['dealer']}) is out of the game")
+        params = self.params(rules)
+        arrays = (np.array(chips, dtype=np.int64), np.array(active), np.array(hand, dtype=np.int64))
         replay = None
         if "history" in position:
             from analyzer.cards import parse_cards
@@ -213,44 +235,31 @@ class NinetyNineSpec(GameSpec):
             history = parse_cards(position["history"]) if position["history"] else []
             dealers = [_seat(position["dealer"], p, "dealer")] if "dealer" in position else \
                 [s for s in range(p) if active[s]]
-            fits, problems = [], []
-            for d in dealers:
-                try:
-                    fits.append((d, _replay_history(history, d, active, seat, hand, deck.size, rules["decks"] == 1)))
-                except AnalyzerError as exc:
-                    problems.append(str(exc))
-            if not fits:
-                raise AnalyzerError(problems[0] if len(dealers) == 1 or len(set(problems)) == 1 else
-                                    f"no dealer makes seat {seat} the one to move after this history ({problems[0]})")
-            if len(fits) > 1:
-                raise AnalyzerError("several dealers fit this history: give the dealer")
-            dealer, replay = fits[0]
-            if "pile" in position and sorted(pile) != sorted(replay["pile"]):
+            ws, dealer = _replay(params, seat, dealers, arrays, history, total)
+            facts = kernel.scalars(ws)
+            replayed = [int(c) for c in ws.pile[:facts["pile_size"]]]
+            if "pile" in position and sorted(pile) != sorted(replayed):
                 raise AnalyzerError("pile: the cards since the last rebuild of the history are "
-                                    f"{' '.join(tokens(replay['pile']))}, not {' '.join(tokens(pile))}")
-            if "direction" in position and direction != replay["direction"]:
-                raise AnalyzerError(f"direction: the fours of the history make it {replay['direction']}")
-            pile, direction = replay["pile"], replay["direction"]
-            deck.check(hand + pile, "hand and the pile since the last rebuild")
+                                    f"{' '.join(tokens(replayed))}, not {' '.join(tokens(pile))}")
+            if "direction" in position and direction != facts["direction"]:
+                raise AnalyzerError(f"direction: the fours of the history make it {facts['direction']}")
+            deck.check(hand + replayed, "hand and the pile since the last rebuild")
+            replay = {"dealer": dealer, "pile": replayed, "direction": facts["direction"], "epoch": facts["epoch"],
+                      "stock": facts["stock_end"] - facts["stock_top"]}
         else:
+            previous = next(s % p for s in range(seat - 1, seat - 1 - p, -1) if active[s % p])
             dealer = _seat(position.get("dealer", previous), p, "dealer")
-        if not active[dealer]:
-            raise AnalyzerError(f"the dealer (seat {dealer}) is out of the game")
-        # every card is in a hand, the stock or the pile: the stock is what is left
-        stock = deck.size - 3 * sum(active) - len(pile)
-        if stock < 0:
-            raise AnalyzerError(f"{len(pile)} cards on the pile leave no room for {sum(active)} hands of 3")
-        legal = _legal(hand, total)
+            # every card is in a hand, the stock or the pile: the stock is what is left
+            stock = deck.size - 3 * sum(active) - len(pile)
+            if stock < 0:
+                raise AnalyzerError(f"{len(pile)} cards on the pile leave no room for {sum(active)} hands of 3")
+            ws = kernel.workspace(params)
+            kernel.load_position(params, ws, seat, dealer, total, direction, *arrays,
+                                 np.array(pile, dtype=np.int64), stock)
+        n = int(kernel.legal_now(ws))
+        legal = sorted(int(m) for m in ws.legal[:n])
         if not legal:
             raise AnalyzerError(f"seat {seat} has no legal move at total {total}: it goes over, there is nothing to decide")
-        from analyzer.games.ninety_nine import kernel
-
-        params = self.params(rules)
-        ws = kernel.workspace(params)
-        kernel.load_position(params, ws, seat, dealer, total, direction, np.array(chips, dtype=np.int64),
-                             np.array(active), np.array(hand, dtype=np.int64), np.array(pile, dtype=np.int64), stock)
-        if replay is not None and replay["classes"] is not None:
-            _load_classes(ws, replay, seat, active)
         return params, ws, seat, legal, replay
 
 
@@ -262,7 +271,7 @@ def _groups(legal: list[int], strat) -> list[list[int]] | None:
     so with it no group is formed."""
     from analyzer.games.ninety_nine import strategies as st
 
-    jack, queen = MOVE_NAMES.index("J"), MOVE_NAMES.index("Q")
+    jack, queen = MOVE_JACK, MOVE_QUEEN
     if jack not in legal or queen not in legal:
         return None
     for row in strat:
@@ -272,98 +281,49 @@ def _groups(legal: list[int], strat) -> list[list[int]] | None:
     return [[legal.index(jack), legal.index(queen)]]
 
 
-def _replay_history(history: list[int], dealer: int, active: list[bool], seat: int, hand: list[int],
-                    deck_size: int, one_deck: bool) -> dict[str, Any]:
-    """Follow the cards played this round from the deal: who played each, the rebuilds,
-    the pile, the direction; with one deck also the class of every hidden card (the stock
-    it was last in: 0 the deal's, k the k-th rebuild's) and of every slot of the other
-    hands (the stock its card was drawn from). See kernel.resample_hidden."""
-    from analyzer.games.ninety_nine.rules import RANK_FOUR
-
-    p = len(active)
-
-    def after(s: int, d: int) -> int:
-        for k in range(1, p + 1):
-            if active[(s + d * k) % p]:
-                return (s + d * k) % p
-        return s
-
-    stock = deck_size - 3 * sum(active)
-    who, direction, epoch = after(dealer, 1), 1, 0
-    pile: list[int] = []
-    last_pool: dict[int, int] = {}    # card -> the last rebuilt stock it went into
-    labels = {q: [0, 0, 0] for q in range(p) if active[q] and q != seat}
-    for i, c in enumerate(history):
-        q = who
-        freed = -1
-        if one_deck:
-            if c in pile:
-                raise AnalyzerError(f"history: {token(c)} (play {i + 1}) is still on the pile: it cannot be played")
-            if q != seat:
-                j = last_pool.get(c, 0)
-                if j not in labels[q]:
-                    raise AnalyzerError(f"history: seat {q} plays {token(c)} (play {i + 1}), which no card it "
-                                        f"can hold is (it was in stock {j}, and seat {q} holds no card from it)")
-                freed = labels[q].index(j)
-                labels[q][freed] = -1
-        pile.append(c)
-        if c % 13 == RANK_FOUR:
-            direction = -direction
-        if stock == 0:
-            # the rebuild: the pile but its top card is the new stock
-            new, pile = pile[:-1], pile[-1:]
-            epoch += 1
-            stock = len(new)
-            for x in new:
-                last_pool[x] = epoch
-        stock -= 1
-        if freed >= 0:
-            labels[q][freed] = epoch
-        who = after(q, direction)
-    if who != seat:
-        raise AnalyzerError(f"after this history seat {who} is to move, not seat {seat}")
-    classes = None
-    if one_deck:
-        seen = set(hand) | set(pile)
-        classes = {}
-        for c in range(52):
-            if c not in seen:
-                classes.setdefault(last_pool.get(c, 0), []).append(c)
-        for j, cards in classes.items():
-            slots = sum(lab.count(j) for lab in labels.values())
-            room = slots + (stock if j == epoch else 0)
-            if len(cards) != room:
-                raise AnalyzerError(f"history: {len(cards)} hidden cards were last in stock {j}, but the other "
-                                    f"hands and the stock have {room} places for them")
-    return {"pile": pile, "direction": direction, "epoch": epoch, "stock": stock, "labels": labels,
-            "classes": classes}
-
-
-def _load_classes(ws, replay: dict[str, Any], seat: int, active: list[bool]) -> None:
-    """Put each hidden card in a place of its class (kernel.resample_hidden reshuffles the
-    classes; where in its class a card starts does not matter)."""
-    from analyzer.games.ninety_nine import kernel as K
-
-    hands, stock, sc, slab = ws[0], ws[1], ws[12], ws[13]
-    classes = {j: list(cards) for j, cards in replay["classes"].items()}
-    for q, labels in replay["labels"].items():
-        for i, j in enumerate(labels):
-            hands[q, i] = classes[j].pop()
-            slab[q, i] = j
-    rest = classes.get(replay["epoch"], [])
-    assert len(rest) == replay["stock"] and all(not v for j, v in classes.items() if j != replay["epoch"])
-    stock[:len(rest)] = rest
-    sc[K.S_TOP], sc[K.S_END], sc[K.S_EPOCH] = 0, len(rest), replay["epoch"]
-
-
-def _legal(hand: list[int], total: int) -> list[int]:
+def _replay(params, seat: int, dealers: list[int], arrays, history: list[int], total: int):
+    """The bundle after ``history`` replayed by the engine (kernel.load_history) for the one
+    dealer of ``dealers`` after which ``seat`` is to move, and that dealer; the engine's
+    refusal of an impossible history as a one-line message."""
     import numpy as np
 
-    from analyzer.games.ninety_nine.rules import legal_moves
+    from analyzer.games.ninety_nine import kernel
 
-    buf = np.zeros(15, dtype=np.int64)
-    n = legal_moves(np.array([hand], dtype=np.int64), 0, total, buf)
-    return sorted(int(m) for m in buf[:n])
+    fits, problems = [], []
+    err = np.zeros(5, dtype=np.int64)
+    for dealer in dealers:
+        ws = kernel.workspace(params)
+        kernel.load_history(params, ws, seat, dealer, *arrays, np.array(history, dtype=np.int64), total, err)
+        if err[0]:
+            problems.append(_history_error(err, seat))
+        else:
+            fits.append((ws, dealer))
+    if not fits:
+        raise AnalyzerError(problems[0] if len(dealers) == 1 or len(set(problems)) == 1 else
+                            f"no dealer makes seat {seat} the one to move after this history ({problems[0]})")
+    if len(fits) > 1:
+        raise AnalyzerError("several dealers fit this history: give the dealer")
+    return fits[0]
+
+
+def _history_error(err, seat: int) -> str:
+    """The message of the engine's refusal (kernel.load_history's ``err``, codes.E_*)."""
+    code, at, a, b, c = (int(x) for x in err)
+    if code == E_ON_PILE:
+        return f"history: {token(a)} (play {at + 1}) is still on the pile: it cannot be played"
+    if code == E_NO_SLOT:
+        return (f"history: seat {c} plays {token(a)} (play {at + 1}), which no card it can hold is (it was in "
+                f"stock {b}, and seat {c} holds no card from it)")
+    if code == E_TURN:
+        return f"after this history seat {a} is to move, not seat {seat}"
+    if code == E_CLASS_COUNT:
+        return (f"history: {b} hidden cards were last in stock {a}, but the other hands and the stock have "
+                f"{c} places for them")
+    if code == E_NO_DEAL:
+        return "history: no deal of the hidden cards is consistent with it (no seat could have held what it played)"
+    if code == E_TOO_LONG:
+        return f"history: more than {a} plays in one round"
+    return f"history: refused by the engine (code {code})"
 
 
 def _seat(value: Any, players: int, name: str) -> int:

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.games.ninety_nine.codes import MOVE_FOUR, MOVE_NINE, MOVE_TEN_UP
 from analyzer.games.ninety_nine.rules import (
     LIMIT,
     MOVE_DELTA,
+    MOVE_KING,
     MOVE_RANK,
     MOVE_TEN_DOWN,
-    MOVE_KING,
     RANK_FOUR,
     RANK_KING,
     RANK_NINE,
@@ -38,7 +39,6 @@ from analyzer.rng import randbelow
 
 RANDOM, HEURISTIC, MC = 0, 1, 2
 SAFE_TOTAL = 88
-MOVE_NINE, MOVE_FOUR, MOVE_TEN_UP = 7, 2, 8
 
 
 @njit(cache=True, inline="always")

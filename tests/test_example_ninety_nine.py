@@ -1,0 +1,40 @@
+"""examples/ninety_nine.py through the CLI: simulate, compare against random (it must win
+more, by the compare's own interval), and evaluate with it as the rollout strategy.
+
+A user strategy compiles the kernel chain on every run (about a minute here): three runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SAVER = f"{ROOT / 'examples' / 'ninety_nine.py'}:saver"
+
+
+def test_simulate_with_the_example(cli):
+    code, out, err = cli("simulate", "ninety-nine", "--games", "2000", "--seed", "4", "--seat", f"0={SAVER}",
+                         "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    seats = data["seats"]
+    assert sum(row["wins"] for row in seats) == 2000
+    # seat 0 is the example (the others play the default heuristic, which it resembles)
+    assert seats[0]["strategy"] == SAVER and 0 < seats[0]["win_rate"] < 1
+
+
+def test_compare_the_example_with_random(cli):
+    code, out, err = cli("compare", "ninety-nine", SAVER, "random", "--games", "3000", "--seed", "5", "--json")
+    assert code == 0, err
+    row = json.loads(out)["pairs"][0]
+    assert row["strategy"] == SAVER and row["opponent"] == "random"
+    assert row["win_rate_lo"] > 0.5, row
+
+
+def test_evaluate_with_the_example_rollout(cli):
+    code, out, err = cli("evaluate", "ninety-nine", "--hand", "KS 4D 7C", "--total", "92", "--chips", "3,1,2",
+                         "--rollout", SAVER, "--samples", "600", "--seed", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert {row["option"] for row in data["options"]} == {"K", "4", "7"}
+    assert all(0 <= row["went_over"] <= 1 for row in data["options"])
