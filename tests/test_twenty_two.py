@@ -644,7 +644,9 @@ from analyzer.cards import parse_cards  # noqa: E402
 from analyzer.errors import AnalyzerError  # noqa: E402
 from analyzer.stats import wilson  # noqa: E402
 from analyzer.games.twenty_two import kernel as K  # noqa: E402
+from analyzer.games.twenty_two.codes import PH_LEAD  # noqa: E402
 from analyzer.games.twenty_two.spec import load_position  # noqa: E402
+from analyzer.games.twenty_two.state import scalars  # noqa: E402
 
 RULES4 = SPEC.resolve_rules({}, 4)
 
@@ -697,24 +699,24 @@ def test_position_loads_floors_and_turn():
 
 def test_sampled_hidden_hands_match_exact_conditional_probabilities():
     params = SPEC.params(RULES4)
-    ws = K.workspace(params)
-    load_position(RULES4, SMALL).fill(ws)
+    ws = load_position(RULES4, SMALL).ws
     exact1, exact3 = exact_small()
     rng = np.zeros(4, dtype=np.uint64)
     n = 20000
     got1, got3 = Counter(), Counter()
     work = K.workspace(params)
-    own = ws[1][2]
+    own = ws.hmask[2]
     for i in range(n):
         K.copy_bundle(ws, work)
         K.seed_stream(rng, np.uint64(11), np.int64(i), np.int64(0))
         K.resample_hidden(params, work, np.int64(2), rng)
-        hands = [int(work[1][s]) for s in range(4)]
-        stock = [int(c) for c in work[0][work[10][K.S_TOP]:work[10][K.S_NDECK]]]
-        dead = [int(work[6][s]) for s in range(4)]
+        hands = [int(work.hmask[s]) for s in range(4)]
+        registers = scalars(work)
+        stock = [int(c) for c in work.deck[registers["top"]:registers["ndeck"]]]
+        dead = [int(work.dmask[s]) for s in range(4)]
         # the seat's own cards stay, nothing is dealt twice, sizes are kept
         assert hands[2] == own
-        assert work[10][K.S_SEAT] == 2 and work[10][K.S_PHASE] == K.PH_LEAD
+        assert registers["seat"] == 2 and registers["phase"] == PH_LEAD
         everything = [c for h in hands for c in mask_cards(h)] + stock + [c for d in dead for c in mask_cards(d)]
         assert len(everything) == len(set(everything)) == 12 + 3
         assert [len(mask_cards(h)) for h in hands] == [3, 3, 3, 3]
@@ -774,6 +776,27 @@ def test_final_trick_position_matches_exact_enumeration():
     assert exact["3"] > 0.5 > exact["K"]
 
 
+def ref_floors(pos: dict, rules: dict) -> list[int]:
+    """Per seat, the highest rank of its lowest cards shown (a follow that does not match or
+    beat), replayed here from the position's tricks."""
+    p = pos["players"]
+    active = [s < rules["target"] for s in pos["scores"]]
+    floor = [0] * p
+    leader = left_of(pos["dealer"], active)
+    for t in pos["played"] + [pos["trick"]]:
+        if not t:
+            break
+        best, winner, seat = t[0], leader, leader
+        for m in t[1:]:
+            seat = left_of(seat, active)
+            if ref_beats(m, best):
+                best, winner = m, seat
+            else:
+                floor[seat] = max(floor[seat], max(RANKS.index(c) for c in m))
+        leader = winner
+    return floor
+
+
 def test_position_from_record_round_trip():
     seats = ["heuristic", "random", "heuristic", "random"]
     events = api.play("twenty-two", seed=21, index=2, seats=seats)[0]
@@ -787,8 +810,11 @@ def test_position_from_record_round_trip():
         assert pos["seat"] == ev["seat"] and pos["kind"] == ev["kind"]
         rules = SPEC.resolve_rules(pos["rules"], pos["players"])
         # the legal moves rebuilt from the position are those of the record
-        legal = load_position(rules, pos).legal(SPEC.params(rules))
+        loaded = load_position(rules, pos)
+        legal = loaded.legal(SPEC.params(rules))
         assert sorted(move_text(m) for m in legal) == sorted(ev["legal"])
+        # the floors the engine's replay found are those of an independent replay
+        assert loaded.floor == ref_floors(pos, rules), (at, pos)
         if at % 4 and not (len(legal) > 128 and checked["screened"] == 0):
             continue
         # the evaluation races them all, or the 128 best after screening when there are more
@@ -831,6 +857,38 @@ def test_bad_positions_give_clear_errors(change, message):
     position = {**GOOD, **change}
     with pytest.raises(AnalyzerError, match=message):
         SPEC.evaluation(SPEC.resolve_rules({}, 3), position, np.zeros((3, 4), dtype=np.int64))
+
+
+# seat 0 of 3 leads trick 1 (dealer 2): 9, seat 1 plays 4 (not beating: its lowest card),
+# seat 2 wins with K and leads Q; seat 0 follows 5; seat 1 is to move
+OWN = {"seat": 1, "dealer": 2, "kind": "follow", "played": "9 4 K", "trick": "Q 5"}
+
+
+@pytest.mark.parametrize("hand,variant,message", [
+    ("2C KD", False, "played trick 1: seat 1 plays 4, which does not match or beat, while holding lower cards"),
+    ("6C KD", True, "played trick 1: seat 1 could match or beat 9 with its hand then"),
+])
+def test_the_deciding_seat_knows_its_own_plays_were_legal(hand, variant, message):
+    rules = SPEC.resolve_rules({"lowest_only_if_unable": variant}, 3)
+    with pytest.raises(AnalyzerError, match=message):
+        load_position(rules, {**OWN, "hand": hand})
+    # the same plays from a hand without a lower card, or under the default rules, are legal
+    default = SPEC.resolve_rules({}, 3)
+    legal = load_position(default, {**OWN, "hand": "6C KD"}).legal(SPEC.params(default))
+    assert sorted(move_text(m) for m in legal) == ["6", "K"]
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"played": "45 6 7", "trick": "Q 5", "hand": "6C KD"}, "played trick 1: the lead 45 is not of one rank"),
+    ({"played": "9 4", "trick": "", "kind": "lead"}, "played trick 1 has 2 moves; 3 players are in"),
+    ({"played": "9 4 K; Q 5 6", "trick": "", "kind": "lead", "hand": "6C KD"},
+     "seat 2 leads after these tricks, not seat 1"),
+    ({"played": "9 4 K; Q 5 3", "trick": "", "kind": "lead", "hand": "6C KD"},
+     "played trick 2: seat 1 plays 3, below the lowest rank it was shown to hold"),
+])
+def test_the_engine_refuses_impossible_histories(change, message):
+    with pytest.raises(AnalyzerError, match=message):
+        load_position(SPEC.resolve_rules({}, 3), {**OWN, "hand": "2C KD", **change})
 
 
 def test_impossible_floors_are_reported():
@@ -902,3 +960,35 @@ def test_mc_candidates_are_legal():
     assert [txt(c) for c in cand[:n]] == ["", "K", "KK", "7KK"]
     n = K.mc_candidates(K.KIND_LEAD, pk("27KK"), 4, 0, 0, 3, False, cand, scr)
     assert sorted(txt(c) for c in cand[:n]) == ["2", "7", "K", "KK"]
+
+
+# ---- the strategy view (view.py) ----------------------------------------------------------------
+
+def test_view_converters():
+    from analyzer.games.twenty_two import view as V
+
+    assert V.card_code("KS") == 3 * 13 + 11 and V.card_name(3 * 13 + 11) == "KS" and V.card_code("2C") == 0
+    assert V.move_code("QQ") == 2 << 40 and V.move_code("45") == (1 << 8) | (1 << 12) and V.move_code("") == 0
+    assert V.move_name(2 << 40) == "QQ" and V.move_name(V.NOTHING) == ""
+    assert V.rank_code("A") == 12 and V.rank_code("10") == 8 and V.rank_name(11) == "K"
+    assert V.count(pk("KKA"), 11) == 2 and V.rank_of(V.card_code("9H")) == 7 and V.points_of(12) == 11
+    with pytest.raises(ValueError):
+        V.rank_code("Z")
+
+
+def test_kernel_fills_the_view_by_its_names():
+    from analyzer.games.twenty_two import view as V
+
+    view = np.full(V.VIEW_SIZE, -7, dtype=np.int64)
+    scores = np.array([3, 25, 0], dtype=np.int64)
+    active = np.array([True, False, True])
+    hand, played, best = pk("2KK"), pk("9TT"), pk("Q")
+    K.fill_view(view, 2, 1, V.KIND_FOLLOW, 5, 3, hand, 1, best, 0, 0, 4, 22, played, scores, active)
+    assert view[V.SEAT] == 2 and view[V.PLAYERS] == 3 and view[V.DEALER] == 1 and view[V.KIND] == V.KIND_FOLLOW
+    assert view[V.STOCK] == 5 and view[V.HAND_SIZE] == 3 and view[V.HAND] == hand
+    assert view[V.SET_SIZE] == 1 and view[V.BEST] == best and view[V.BEST_SEAT] == 0 and view[V.LEADER] == 0
+    assert view[V.HAND_NO] == 4 and view[V.TARGET] == 22
+    assert [view[V.COUNTS + r] for r in (0, 11, 5)] == [1, 2, 0]
+    assert [view[V.PLAYED + r] for r in (7, 8)] == [1, 2]
+    assert list(view[V.SCORES:V.SCORES + 3]) == [3, 25, 0] and list(view[V.ACTIVE:V.ACTIVE + 3]) == [1, 0, 1]
+    assert (view[V.SCORES + 3:V.ACTIVE] == 0).all() and (view[V.ACTIVE + 3:] == 0).all()

@@ -117,11 +117,10 @@ def position_with_pool(base: dict, pool: list[str], played_cards: list[str]) -> 
 
 def sample_hands(rules, position, seat, seats, n, table=None) -> tuple[Counter, int]:
     params = SPEC.params(rules)
-    ws = K.workspace(params)
-    load_position(rules, position).fill(ws)
+    ws = load_position(rules, position).ws
     work = K.workspace(params)
     if table is not None:  # a smaller counting table: seats move to rejection
-        work = tuple(work[:27]) + (np.zeros(table, dtype=np.float64),)
+        work = work._replace(tab=np.zeros(table, dtype=np.float64))
     rng = np.zeros(4, dtype=np.uint64)
     got: Counter = Counter()
     failures = 0
@@ -129,7 +128,7 @@ def sample_hands(rules, position, seat, seats, n, table=None) -> tuple[Counter, 
         K.copy_bundle(ws, work)
         K.seed_stream(rng, np.uint64(5), np.int64(i), np.int64(0))
         failures += not K.resample_hidden(params, work, np.int64(seat), rng)
-        got[tuple("".join(RANKS[c % 13] for c in sorted((c for c in range(52) if int(work[1][s]) >> c & 1),
+        got[tuple("".join(RANKS[c % 13] for c in sorted((c for c in range(52) if int(work.hmask[s]) >> c & 1),
                                                         key=lambda c: c % 13)) for s in seats)] += 1
     return got, failures
 

@@ -1,39 +1,10 @@
 """Twenty-Two play loops (compiled): set-up kept apart from play, so that the same pieces
 play fresh games, traced games, Monte Carlo rollouts and evaluations from a position.
 
-A game's state is a *bundle* (``workspace``), a tuple of arrays:
-    deck    int64[52]     this hand's deck (cards not yet scored); ``deck[top:ndeck]`` is the
-                          stock, lazily shuffled from the deal stream (rng.draw_lazy)
-    hmask   int64[P]      card bitmask (bit = card code) of each seat's hand
-    hpk     int64[P]      the same hand as a packed count vector (rules.py)
-    scores  int64[P], active bool[P], gone int64[P] (hand in which the seat went out)
-    dmask   int64[P]      cards each seat discarded this hand (face down, out of play)
-    floor   int64[P]      lowest rank each seat can still hold this hand, as shown by the
-                          rules (a follower who plays a set that does not match or beat the
-                          best set has played its lowest cards: all its other cards rank at
-                          least as high as the highest card of that set); 0 = nothing shown
-    deal_rng, play_rng uint64[4]  (a fresh deal stream per hand: rng.hand_purpose)
-    sc      int64[N_SC]   scalars: S_DEALER, S_PHASE (discard, lead, follow, final), S_SEAT
-                          (to move), S_NDONE (discards made / cards sets played to this
-                          trick), S_TOP, S_NDECK, S_SIZE (dealt), S_HS (hand size during the
-                          tricks), S_LEADER, S_SET, S_BEST, S_WINNER, S_PLAYED (packed ranks
-                          played to this hand's ordinary tricks), S_NACTIVE, S_SCORED (bitmask
-                          of the cards scored this game), S_HANDS, S_DECISIONS, S_OVER,
-                          S_WINNERS, S_HAS_USER, S_NUNABLE
-    legal   int64[2048]   legal moves (packed sets) of the current decision
-    view    int64[VIEW_SIZE]  what a user strategy sees (layout below)
-    scr     int64[SCRATCH] scratch of the legal-set enumerator and sampler (rules.py)
-    cards, order, fcards, takers int64[52], points int64[P]: small lists (draws, the final
-                          trick, sampling)
-    gid     uint64[2]     (seed, game index): the per-hand deal streams derive from it
-    rscr    uint64[4]     scratch of the stock preview in records
-    ppk     int64[P]      cards each seat played to this hand's tricks (packed)
-    unable  int64[3 * MAX_UNABLE]  variant ``lowest_only_if_unable``: per "could not match
-                          or beat" follow (S_NUNABLE of them this hand) the seat, the best
-                          set it faced and its ``ppk`` before that play
-    desc_cur, desc int64[DESC], wk int64[WORK], sinfo int64[N_INFO], tab float64[TAB_SIZE
-                          in the variant, else 1]: the hidden-card sampler's description,
-                          scratch and counting table (sampler.py; not state, not copied)
+A game's state is a *bundle*: ``state.Bundle``, a NamedTuple of arrays with named fields
+(hands, scores, floors, the scalar registers ``sc`` indexed by ``state.S_*``, scratch);
+``state.workspace`` allocates one, ``state.copy_bundle`` copies one.
+
 Out row columns (spec.extra_columns): winners, hands, decisions (discards, leads and
 follows), score_s (final points), then per seat ``took_s`` (hands in which the seat took
 the final trick), ``played_s`` (hands the seat was dealt into), ``place_s`` (finishing
@@ -44,14 +15,11 @@ The rules live once, in ``deal_hand``, ``apply_move`` and ``final_trick``. Two d
 choose the moves: ``play_turns`` (any strategy: games, records, evaluations) and
 ``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping it
 apart keeps the call graph free of recursion, which numba does not compile reliably).
+``load_position`` replays a position's public history through ``apply_move`` (and checks
+it with the legal-move functions), so evaluations start from the engine's own state.
 
 User strategy ``f(view, legal, n, rng) -> move`` (a packed set, one of ``legal[:n]``);
-``view`` (int64): V_SEAT, V_PLAYERS, V_DEALER, V_KIND (0 discard, 1 lead, 2 follow),
-V_STOCK (cards left in the stock), V_HAND_SIZE, V_HAND (own hand, packed), V_SET (set
-size to follow, 0 otherwise), V_BEST (best set so far, packed; 0 when not following),
-V_BEST_SEAT, V_LEADER, V_HAND_NO, V_TARGET, V_COUNTS..+13 (own cards per rank),
-V_PLAYED..+13 (cards per rank played to this hand's ordinary tricks so far),
-V_SCORES..+6, V_ACTIVE..+6 (1 if the seat is still in).
+the layout of ``view`` is in view.py (``fill_view`` writes it with those constants).
 """
 
 from __future__ import annotations
@@ -60,6 +28,14 @@ import numpy as np
 
 from analyzer import trace as tr
 from analyzer.games.twenty_two import strategies as st
+from analyzer.games.twenty_two import view as V
+from analyzer.games.twenty_two.codes import (
+    E_BELOW_FLOOR, E_DEAL_SIZE, E_FIRST_DISCARDER, E_FLOORS, E_FOLLOW_SIZE, E_GAME_OVER, E_LEAD_KEEP,
+    E_LEAD_RANKS, E_NOT_LEADER, E_NOT_TO_MOVE, E_NOTHING_TO_DECIDE, E_OWN_COULD_BEAT, E_OWN_ILLEGAL,
+    E_OWN_LOWER, E_SEAT_OUT, E_STOCK_RANGE, E_TOO_MANY, E_TRICK_COMPLETE, E_TRICK_LENGTH, E_UNSEEN_SHORT,
+    EV_DEAL, EV_DECIDE, EV_DRAW, EV_FINAL, EV_GAME_END, EV_HAND_END, EV_TRICK, KIND_DISCARD, KIND_FOLLOW,
+    KIND_LEAD, PH_DISCARD, PH_FINAL, PH_FOLLOW, PH_LEAD, TAG_STOCK,
+)
 from analyzer.games.twenty_two.rules import (
     FIRST_HAND_SIZE,
     MAX_LEGAL,
@@ -68,7 +44,6 @@ from analyzer.games.twenty_two.rules import (
     P_TARGET,
     RANK_OF,
     RANK_POINTS,
-    SCRATCH,
     beats,
     highest_rank,
     highest_set,
@@ -85,34 +60,19 @@ from analyzer.games.twenty_two.rules import (
 )
 from analyzer.games.twenty_two.sampler import (
     D_A, D_CL, D_F, D_FLR, D_H, D_M, D_NCL, D_NDF, D_NDH, D_NFL, D_NND, DESC, MAX_CLAUSES, MAX_DP, MAX_FLAGS,
-    MAX_ND, TAB_SIZE, WORK, dp_draw, dp_fill,
+    dp_draw, dp_fill,
+)
+from analyzer.games.twenty_two.state import (  # noqa: F401  (workspace, copy_bundle: kernel API)
+    I_COUNTS, I_DP, I_ND, I_NREJ, I_NST, I_REJ, I_VALID, MAX_UNABLE, N_SC, S_BEST, S_DEALER, S_DECISIONS,
+    S_HANDS, S_HAS_USER, S_HS, S_LEADER, S_NACTIVE, S_NDECK, S_NDONE, S_NUNABLE, S_OVER, S_PHASE, S_PLAYED,
+    S_SCORED, S_SEAT, S_SET, S_SIZE, S_TOP, S_WINNER, S_WINNERS, Bundle, copy_bundle, workspace,
 )
 from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream, shuffle
 
-# trace event codes
-EV_DEAL, EV_DECIDE, EV_DRAW, EV_TRICK, EV_FINAL, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7
-TAG_STOCK = 100
-KIND_DISCARD, KIND_LEAD, KIND_FOLLOW = st.KIND_DISCARD, st.KIND_LEAD, st.KIND_FOLLOW
-PH_DISCARD, PH_LEAD, PH_FOLLOW, PH_FINAL = 0, 1, 2, 3
-
-(V_SEAT, V_PLAYERS, V_DEALER, V_KIND, V_STOCK, V_HAND_SIZE, V_HAND, V_SET, V_BEST, V_BEST_SEAT,
- V_LEADER, V_HAND_NO, V_TARGET) = range(13)
-V_COUNTS, V_PLAYED, V_SCORES, V_ACTIVE = 13, 26, 39, 45
-VIEW_SIZE = 51
-MAX_PLAYERS = 6
-
-(S_DEALER, S_PHASE, S_SEAT, S_NDONE, S_TOP, S_NDECK, S_SIZE, S_HS, S_LEADER, S_SET, S_BEST, S_WINNER,
- S_PLAYED, S_NACTIVE, S_SCORED, S_HANDS, S_DECISIONS, S_OVER, S_WINNERS, S_HAS_USER, S_NUNABLE) = range(21)
-N_SC = 21
-#: "could not match or beat" events of a hand (variant): a hand has at most 10 tricks of 5 followers
-MAX_UNABLE = 64
 #: a sample that the constrained sampler's rejection step (seats beyond its table) has not
 #: accepted after this many proposals falls back to the floors only (resample_hidden: False)
 MAX_TRIES = 1 << 20
-# sampler scratch (``sinfo``): table states, valid flag, seat lists, drawn counts
-I_NST, I_VALID, I_NREJ, I_DP, I_ND, I_REJ, I_COUNTS = 0, 1, 2, 8, 16, 24, 96
-N_INFO = I_COUNTS + 13 * MAX_DP
 #: ``mc`` considers every legal follow when there are at most this many (else: windows)
 MC_ALL_FOLLOWS = 16
 
@@ -128,76 +88,29 @@ def user_strategy(slot, view, legal, n, rng):
 
 
 @njit(cache=True)
-def workspace(params):
-    """One state bundle (see the module docstring), allocated once per block of games."""
-    players = params[P_PLAYERS]
-    return (np.zeros(52, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.bool_), np.zeros(players, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
-            np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-            np.zeros(N_SC, dtype=np.int64),
-            np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
-            np.zeros(SCRATCH, dtype=np.int64),
-            np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
-            np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
-            np.zeros(players, dtype=np.int64), np.zeros(2, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-            np.zeros(players, dtype=np.int64), np.zeros(3 * MAX_UNABLE, dtype=np.int64),
-            np.zeros(DESC, dtype=np.int64), np.zeros(DESC, dtype=np.int64), np.zeros(WORK, dtype=np.int64),
-            np.zeros(N_INFO, dtype=np.int64),
-            # the counting table only where it can be needed (the variant)
-            np.zeros(TAB_SIZE if params[P_LOWEST_ONLY] != 0 else 1, dtype=np.float64))
-
-
-@njit(cache=True, _nrt=False)
-def copy_bundle(src, dst):
-    """Copy a whole game state (``src`` into ``dst``; scratch arrays are not state)."""
-    for i in range(52):
-        dst[0][i] = src[0][i]
-    for p in range(src[1].shape[0]):
-        dst[1][p] = src[1][p]
-        dst[2][p] = src[2][p]
-        dst[3][p] = src[3][p]
-        dst[4][p] = src[4][p]
-        dst[5][p] = src[5][p]
-        dst[6][p] = src[6][p]
-        dst[7][p] = src[7][p]
-    for j in range(4):
-        dst[8][j] = src[8][j]
-        dst[9][j] = src[9][j]
-    for j in range(N_SC):
-        dst[10][j] = src[10][j]
-    dst[19][0] = src[19][0]
-    dst[19][1] = src[19][1]
-    for p in range(src[1].shape[0]):
-        dst[21][p] = src[21][p]
-    for j in range(3 * src[10][S_NUNABLE]):
-        dst[22][j] = src[22][j]
-
-
-@njit(cache=True)
 def fill_view(view, seat, dealer, kind, stock_left, hand_size, hand, s, best, best_seat, leader,
               hand_no, target, played, scores, active):
+    """Write the ``view`` a user strategy reads (layout: view.py)."""
     view[:] = 0
-    view[V_SEAT] = seat
-    view[V_PLAYERS] = scores.shape[0]
-    view[V_DEALER] = dealer
-    view[V_KIND] = kind
-    view[V_STOCK] = stock_left
-    view[V_HAND_SIZE] = hand_size
-    view[V_HAND] = hand
-    view[V_SET] = s
-    view[V_BEST] = best
-    view[V_BEST_SEAT] = best_seat
-    view[V_LEADER] = leader
-    view[V_HAND_NO] = hand_no
-    view[V_TARGET] = target
+    view[V.SEAT] = seat
+    view[V.PLAYERS] = scores.shape[0]
+    view[V.DEALER] = dealer
+    view[V.KIND] = kind
+    view[V.STOCK] = stock_left
+    view[V.HAND_SIZE] = hand_size
+    view[V.HAND] = hand
+    view[V.SET_SIZE] = s
+    view[V.BEST] = best
+    view[V.BEST_SEAT] = best_seat
+    view[V.LEADER] = leader
+    view[V.HAND_NO] = hand_no
+    view[V.TARGET] = target
     for r in range(13):
-        view[V_COUNTS + r] = nib(hand, r)
-        view[V_PLAYED + r] = nib(played, r)
+        view[V.COUNTS + r] = nib(hand, r)
+        view[V.PLAYED + r] = nib(played, r)
     for p in range(scores.shape[0]):
-        view[V_SCORES + p] = scores[p]
-        view[V_ACTIVE + p] = 1 if active[p] else 0
+        view[V.SCORES + p] = scores[p]
+        view[V.ACTIVE + p] = 1 if active[p] else 0
 
 
 @njit(cache=True)
@@ -230,12 +143,12 @@ def popcount(mask):
 @njit(cache=True, _nrt=False)
 def start_game(seed, index, params, strat, ws, out, err):
     """A fresh game: scores 0, everyone in, a random first dealer."""
-    scores, active, gone, deal_rng, play_rng, sc = ws[3], ws[4], ws[5], ws[8], ws[9], ws[10]
+    scores, active, gone, deal_rng, play_rng, sc = ws.scores, ws.active, ws.gone, ws.deal_rng, ws.play_rng, ws.sc
     players = params[P_PLAYERS]
     seed_stream(deal_rng, seed, index, DEAL)
     seed_stream(play_rng, seed, index, PLAY)
-    ws[19][0] = np.uint64(seed)
-    ws[19][1] = np.uint64(index)
+    ws.gid[0] = np.uint64(seed)
+    ws.gid[1] = np.uint64(index)
     sc[:] = 0
     for p in range(players):
         scores[p] = 0
@@ -254,7 +167,8 @@ def start_game(seed, index, params, strat, ws, out, err):
 def deal_hand(params, ws, out, trace, tracing):
     """Gather the unscored cards and deal the next hand; False when the 0-card safeguard
     ends the game instead (winners set)."""
-    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
+    deck, hmask, hpk, scores, active, dmask, floor = ws.deck, ws.hmask, ws.hpk, ws.scores, ws.active, ws.dmask, ws.floor
+    deal_rng, sc = ws.deal_rng, ws.sc
     players = params[P_PLAYERS]
     nactive = sc[S_NACTIVE]
     scored = sc[S_SCORED]
@@ -283,8 +197,8 @@ def deal_hand(params, ws, out, trace, tracing):
     sc[S_HANDS] += 1
     # each hand deals from its own stream: hand k of a game is dealt alike whatever the
     # earlier hands drew (and evaluations share the future deals across options)
-    seed_stream(deal_rng, ws[19][0], np.int64(ws[19][1]), hand_purpose(sc[S_HANDS]))
-    ppk = ws[21]
+    seed_stream(deal_rng, ws.gid[0], np.int64(ws.gid[1]), hand_purpose(sc[S_HANDS]))
+    ppk = ws.ppk
     for p in range(players):
         hmask[p] = 0
         hpk[p] = 0
@@ -310,8 +224,8 @@ def deal_hand(params, ws, out, trace, tracing):
         for p in range(players):
             if active[p]:
                 emit_mask(trace, p, hmask[p])
-        order = ws[15]
-        tr.emit_list(trace, TAG_STOCK, order, preview_into(deck, top, ndeck, deal_rng, order, ws[20]))
+        order = ws.order
+        tr.emit_list(trace, TAG_STOCK, order, preview_into(deck, top, ndeck, deal_rng, order, ws.rscr))
     sc[S_TOP], sc[S_NDECK], sc[S_SIZE], sc[S_HS], sc[S_PLAYED] = top, ndeck, size, size, 0
     sc[S_PHASE], sc[S_NDONE], sc[S_SEAT] = PH_DISCARD, 0, next_active(dealer, active)
     return True
@@ -320,8 +234,9 @@ def deal_hand(params, ws, out, trace, tracing):
 @njit(cache=True, _nrt=False, inline="always")
 def apply_move(params, ws, move, trace, tracing):
     """The seat to move makes ``move`` (a discard, a lead or a follow); play passes on."""
-    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
-    cards = ws[14]
+    deck, hmask, hpk, active, dmask, floor = ws.deck, ws.hmask, ws.hpk, ws.active, ws.dmask, ws.floor
+    deal_rng, sc = ws.deal_rng, ws.sc
+    cards = ws.cards
     p = sc[S_SEAT]
     phase = sc[S_PHASE]
     before = hmask[p]
@@ -351,7 +266,7 @@ def apply_move(params, ws, move, trace, tracing):
             sc[S_SEAT] = next_active(p, active)
     elif phase == PH_LEAD:
         sc[S_PLAYED] += move
-        ws[21][p] += move
+        ws.ppk[p] += move
         sc[S_SET] = set_size(move)
         sc[S_BEST] = move
         sc[S_WINNER] = p
@@ -374,11 +289,11 @@ def apply_move(params, ws, move, trace, tracing):
                 # (its cards now plus what it plays from here on) is constrained
                 ne = sc[S_NUNABLE]
                 if ne < MAX_UNABLE:
-                    ws[22][3 * ne] = p
-                    ws[22][3 * ne + 1] = best
-                    ws[22][3 * ne + 2] = ws[21][p]
+                    ws.unable[3 * ne] = p
+                    ws.unable[3 * ne + 1] = best
+                    ws.unable[3 * ne + 2] = ws.ppk[p]
                     sc[S_NUNABLE] = ne + 1
-        ws[21][p] += move
+        ws.ppk[p] += move
         sc[S_NDONE] += 1
         if sc[S_NDONE] == sc[S_NACTIVE]:
             sc[S_HS] -= s
@@ -405,7 +320,7 @@ def final_top_rank(hpk, active):
 @njit(cache=True, inline="always")
 def seat_points(ws, seat):
     """Points ``seat`` takes in this hand's final trick (everyone holds one card)."""
-    hpk, active = ws[2], ws[4]
+    hpk, active = ws.hpk, ws.active
     r = lowest_rank(hpk[seat])
     if r == final_top_rank(hpk, active):
         return RANK_POINTS[r]
@@ -416,8 +331,8 @@ def seat_points(ws, seat):
 def final_trick(params, ws, out, trace, tracing):
     """Everyone plays their last card from the leader; the highest rank takes it and
     scores; players at the target are out. Returns the takers (seat bit mask)."""
-    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
-    cards, order, fcards, takers, points = ws[14], ws[15], ws[16], ws[17], ws[18]
+    hmask, hpk, scores, active, gone, sc = ws.hmask, ws.hpk, ws.scores, ws.active, ws.gone, ws.sc
+    cards, order, fcards, takers, points = ws.cards, ws.order, ws.fcards, ws.takers, ws.points
     players = params[P_PLAYERS]
     nactive = sc[S_NACTIVE]
     nbase = 3 + players
@@ -494,7 +409,7 @@ def final_trick(params, ws, out, trace, tracing):
 @njit(cache=True, _nrt=False)
 def finish(params, ws, out, trace, tracing):
     """Finishing places, final scores and the game row."""
-    scores, active, gone, sc = ws[3], ws[4], ws[5], ws[10]
+    scores, active, gone, sc = ws.scores, ws.active, ws.gone, ws.sc
     players = params[P_PLAYERS]
     winners = sc[S_WINNERS]
     hands = sc[S_HANDS]
@@ -525,7 +440,7 @@ def finish(params, ws, out, trace, tracing):
 @njit(cache=True, _nrt=False)
 def build_description(params, ws, seat):
     """What the sampler needs, as ``seat`` sees it: writes the description (sampler.py) into
-    ``ws[24]`` and the seat lists into ``ws[26]`` (I_DP: DP seats, I_ND: the other hidden
+    ``ws.desc`` and the seat lists into ``ws.sinfo`` (I_DP: DP seats, I_ND: the other hidden
     hands sorted by floor, highest first, I_REJ: the events left to rejection).
 
     Per other hand still in: its size, its floor, and, in the variant, its "could not
@@ -537,18 +452,18 @@ def build_description(params, ws, seat):
     share an "or" flag. Seats with events go to the counting table while it fits in the
     table (TAB_SIZE), the others' events are checked by rejection.
     """
-    hmask, hpk, active, floor, sc = ws[1], ws[2], ws[4], ws[7], ws[10]
-    ppk, unable, desc, info = ws[21], ws[22], ws[24], ws[26]
+    hmask, hpk, active, floor, sc = ws.hmask, ws.hpk, ws.active, ws.floor, ws.sc
+    ppk, unable, desc, info = ws.ppk, ws.unable, ws.desc, ws.sinfo
     players = params[P_PLAYERS]
     desc[:] = 0
     top, ndeck = sc[S_TOP], sc[S_NDECK]
     for p in range(players):
         if p != seat and active[p]:
             for c in range(52):
-                if (hmask[p] | ws[6][p]) & (np.int64(1) << c):
+                if (hmask[p] | ws.dmask[p]) & (np.int64(1) << c):
                     desc[D_A + RANK_OF[c]] += 1
     for i in range(top, ndeck):
-        desc[D_A + RANK_OF[ws[0][i]]] += 1
+        desc[D_A + RANK_OF[ws.deck[i]]] += 1
     nev = sc[S_NUNABLE]
     m = 0
     nfl = 0
@@ -630,7 +545,7 @@ def build_description(params, ws, seat):
                     nfl += 1
         if live_events == 0:
             fits = False
-        elif fits and 14 * states * (h + 1) << nfl > ws[27].shape[0]:
+        elif fits and 14 * states * (h + 1) << nfl > ws.tab.shape[0]:
             fits = False
         if fits:
             desc[D_H + m] = h
@@ -673,8 +588,8 @@ def _deal_nested(params, ws, seat, rng, pool, seats, first, nseats):
     sets are nested, so the number of ways left never depends on the earlier draws: the
     result is uniform over the deals that respect the floors. Leaves the rest of the pool
     in ``order[:end]`` and returns ``end``."""
-    hmask, hpk, floor = ws[1], ws[2], ws[7]
-    start, order = ws[14], ws[15]
+    hmask, hpk, floor = ws.hmask, ws.hpk, ws.floor
+    start, order = ws.cards, ws.order
     n = 0
     for r in range(13):  # the pool sorted by rank: ranks >= f are a suffix
         start[r] = n
@@ -709,8 +624,8 @@ def _deal_constrained(params, ws, seat, rng, pool):
     table (sampler.py), the others nested; events beyond the table by rejection.
     Returns the end of the rest of the pool in ``order`` (as _deal_nested), -1 when no
     proposal was accepted (no deal fits, or MAX_TRIES)."""
-    hmask, hpk, unable, ppk = ws[1], ws[2], ws[22], ws[21]
-    desc_cur, desc, wk, info, tab = ws[23], ws[24], ws[25], ws[26], ws[27]
+    hmask, hpk, unable, ppk = ws.hmask, ws.hpk, ws.unable, ws.ppk
+    desc_cur, desc, wk, info, tab = ws.desc_cur, ws.desc, ws.wk, ws.sinfo, ws.tab
     build_description(params, ws, seat)
     same = info[I_VALID] != 0
     if same:
@@ -727,7 +642,7 @@ def _deal_constrained(params, ws, seat, rng, pool):
     nst = info[I_NST]
     m = desc[D_M]
     nd = desc[D_NND]
-    cards = ws[16]
+    cards = ws.fcards
     for attempt in range(MAX_TRIES):
         if m > 0 and not dp_draw(desc, tab, nst, wk, rng, info, I_COUNTS):
             return np.int64(-1)
@@ -773,9 +688,9 @@ def _deal_constrained(params, ws, seat, rng, pool):
 def resample_hidden(params, ws, seat, rng):
     """Redeal what ``seat`` cannot see, uniformly over the deals consistent with what it saw.
 
-    Reads the bundle (hands, discards, stock, floors, and the variant's events in ws[21],
-    ws[22]); writes the other hands (hmask, hpk), the other seats' discards (dmask) and
-    the stock ``deck[top:ndeck]``; the sampler's scratch and table live in ws[23..27].
+    Reads the bundle (hands, discards, stock, floors, and the variant's events in ws.ppk,
+    ws.unable); writes the other hands (hmask, hpk), the other seats' discards (dmask) and
+    the stock ``deck[top:ndeck]``; the sampler's scratch and table live in ws.desc_cur .. ws.tab.
 
     Known to the seat: its own hand and discards, the cards played to this hand's tricks,
     the scored cards, every hand's size, and what the rules make a follower show. A
@@ -798,8 +713,8 @@ def resample_hidden(params, ws, seat, rng):
     Returns True; False only when no consistent deal was found (an impossible position,
     or MAX_TRIES proposals rejected): the hands then respect the floors only.
     """
-    deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
-    order = ws[15]
+    deck, hmask, active, dmask, floor, sc = ws.deck, ws.hmask, ws.active, ws.dmask, ws.floor, ws.sc
+    order = ws.order
     players = params[P_PLAYERS]
     pool = np.int64(0)
     for p in range(players):
@@ -814,7 +729,7 @@ def resample_hidden(params, ws, seat, rng):
         end = _deal_constrained(params, ws, seat, rng, pool)
         exact = end >= 0
     if end < 0:
-        seats = ws[17]
+        seats = ws.takers
         n = 0
         for f in range(12, -1, -1):
             for p in range(players):
@@ -858,7 +773,7 @@ def base_move(sid, kind, hand, hs, s, best, stock_left, low_only, rng, scr):
 @njit(cache=True, _nrt=False)
 def rollout_turns(base, params, ws, trace):
     """Play the hand on to its final trick with every seat using built-in strategy ``base``."""
-    hpk, play_rng, sc, scr = ws[2], ws[9], ws[10], ws[13]
+    hpk, play_rng, sc, scr = ws.hpk, ws.play_rng, ws.sc, ws.scr
     low_only = params[P_LOWEST_ONLY] != 0
     while sc[S_PHASE] != PH_FINAL:
         p = sc[S_SEAT]
@@ -907,23 +822,23 @@ def mc_move(params, ws, samp, roll, seat, k, base, trace):
     of the hand with the base strategy (the same sample and the same random numbers for
     every move); play the move that took the fewest final-trick points (ties: the earlier
     candidate)."""
-    hpk, play_rng, sc = ws[2], ws[9], ws[10]
+    hpk, play_rng, sc = ws.hpk, ws.play_rng, ws.sc
     phase = sc[S_PHASE]
     s = sc[S_SET] if phase == PH_FOLLOW else 0
     best = sc[S_BEST] if phase == PH_FOLLOW else 0
-    cand = samp[11]
+    cand = samp.legal
     nc = mc_candidates(phase, hpk[seat], sc[S_HS], s, best, sc[S_NDECK] - sc[S_TOP],
-                       params[P_LOWEST_ONLY] != 0, cand, samp[13])
+                       params[P_LOWEST_ONLY] != 0, cand, samp.scr)
     if nc == 1:
         return cand[0]
-    total = roll[11]
+    total = roll.legal
     for i in range(nc):
         total[i] = 0
     for j in range(k):
         copy_bundle(ws, samp)
-        seed_stream(samp[8], play_rng[0], j, DEAL)
-        seed_stream(samp[9], play_rng[1], j, PLAY)
-        resample_hidden(params, samp, seat, samp[8])
+        seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
+        seed_stream(samp.play_rng, play_rng[1], j, PLAY)
+        resample_hidden(params, samp, seat, samp.deal_rng)
         for i in range(nc):
             copy_bundle(samp, roll)
             apply_move(params, roll, cand[i], trace, False)
@@ -942,7 +857,7 @@ def mc_move(params, ws, samp, roll, seat, k, base, trace):
 @njit(cache=True, _nrt=False, inline="always")
 def choose_move(strat, params, ws, samp, roll, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot (view filled)."""
-    legal, view, scr, play_rng = ws[11], ws[12], ws[13], ws[9]
+    legal, view, scr, play_rng = ws.legal, ws.seat_view, ws.scr, ws.play_rng
     sid = strat[seat, 0]
     if sid == st.RANDOM:
         return st.random_move(kind, hand, hs, s, best, stock_left, low_only, legal, n, play_rng, scr)
@@ -969,8 +884,8 @@ def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
     """
-    hpk, scores, active, sc = ws[2], ws[3], ws[4], ws[10]
-    legal, view, scr = ws[11], ws[12], ws[13]
+    hpk, scores, active, sc = ws.hpk, ws.scores, ws.active, ws.sc
+    legal, view, scr = ws.legal, ws.seat_view, ws.scr
     low_only = params[P_LOWEST_ONLY] != 0
     while sc[S_PHASE] != PH_FINAL:
         p = sc[S_SEAT]
@@ -1025,7 +940,7 @@ def play_rest(params, strat, ws, samp, roll, out, err, trace, tracing, forced):
 
     Returns the seats that took this hand's final trick (bit mask), -1 after an error.
     """
-    sc = ws[10]
+    sc = ws.sc
     if play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced) < 0:
         return -1
     took = final_trick(params, ws, out, trace, tracing)
@@ -1074,6 +989,296 @@ def run_traced(seed, index, params, strat, out_row, err_row, trace):
               workspace(params))
 
 
+# ---- positions: the public history replayed by the rules ----------------------------------------
+
+@njit(cache=True, inline="always")
+def refuse(why, code, a, b, c, d):
+    """Write why a position is refused (codes.E_*; spec.position_error words it); False."""
+    why[0], why[1], why[2], why[3], why[4] = code, a, b, c, d
+    return False
+
+
+@njit(cache=True)
+def previous_active(seat, active):
+    """The seat still in the game before ``seat`` (counter-clockwise): it discards just before."""
+    s = seat
+    for _ in range(active.shape[0]):
+        s = s - 1 if s > 0 else active.shape[0] - 1
+        if active[s]:
+            return s
+    return seat
+
+
+@njit(cache=True)
+def free_card(free, rank):
+    """The lowest-suit card of ``rank`` in the bitmask ``free`` (-1: none)."""
+    for sv in range(4):
+        c = sv * 13 + rank
+        if free & (np.int64(1) << c):
+            return c
+    return -1
+
+
+@njit(cache=True)
+def set_up_hand(params, ws, seat, dealer, size, scored, scores, why):
+    """The public start of a hand: scores, who is in, the dealer, ``size`` cards each, nothing
+    played. False (``why`` set) when the game is over or ``seat`` is out."""
+    players = params[P_PLAYERS]
+    sc = ws.sc
+    sc[:] = 0
+    nactive = 0
+    for p in range(players):
+        ws.scores[p] = scores[p]
+        ws.active[p] = scores[p] < params[P_TARGET]
+        if ws.active[p]:
+            nactive += 1
+        ws.gone[p] = 0
+        ws.floor[p] = 0
+        ws.dmask[p] = 0
+        ws.hmask[p] = 0
+        ws.hpk[p] = 0
+        ws.ppk[p] = 0
+    if nactive < 2:
+        return refuse(why, E_GAME_OVER, params[P_TARGET], 0, 0, 0)
+    if not ws.active[seat]:
+        return refuse(why, E_SEAT_OUT, seat, scores[seat], params[P_TARGET], 0)
+    sc[S_NACTIVE] = nactive
+    sc[S_SCORED] = scored
+    sc[S_HANDS] = 1
+    sc[S_DEALER] = dealer
+    sc[S_SIZE] = size
+    sc[S_HS] = size
+    sc[S_LEADER] = next_active(dealer, ws.active)
+    return True
+
+
+@njit(cache=True)
+def replay_tricks(params, ws, seat, moves, ends, free, log, held, why):
+    """Play the tricks ``moves`` (trick t is ``moves[ends[t - 1]:ends[t]]``, the last one the
+    trick in progress) from the hand's first lead with ``apply_move``, each move checked
+    against what the rules show of the seat playing it (size, one rank, keeping a card, not
+    below its floor). The cards played are taken from ``free`` (lowest suits first) and
+    given to the player just before it plays them, so the hidden hands stay empty.
+
+    Writes per move ``log[5k:5k+5]`` = seat, phase, hand size, set size, best set before it,
+    ``held`` (cards each seat holds after the tricks). Returns the cards left in ``free``,
+    or -1 (``why`` set)."""
+    sc, active = ws.sc, ws.active
+    trace = np.zeros((1, 1), dtype=np.int64)
+    nactive = sc[S_NACTIVE]
+    sc[S_PHASE], sc[S_SEAT], sc[S_NDONE] = PH_LEAD, sc[S_LEADER], 0
+    k = 0
+    for t in range(ends.shape[0]):
+        current = t == ends.shape[0] - 1
+        length = ends[t] - k
+        if not current and length != nactive:
+            refuse(why, E_TRICK_LENGTH, t, length, nactive, 0)
+            return np.int64(-1)
+        if current and length >= nactive:
+            refuse(why, E_TRICK_COMPLETE, length, nactive, 0, 0)
+            return np.int64(-1)
+        for _ in range(length):
+            p, phase, move = sc[S_SEAT], sc[S_PHASE], moves[k]
+            log[5 * k], log[5 * k + 1], log[5 * k + 2] = p, phase, sc[S_HS]
+            log[5 * k + 3], log[5 * k + 4] = sc[S_SET], sc[S_BEST]
+            if lowest_rank(move) < ws.floor[p]:
+                refuse(why, E_BELOW_FLOOR, k, p, move, ws.floor[p])
+                return np.int64(-1)
+            if phase == PH_LEAD:
+                if lowest_rank(move) != highest_rank(move):
+                    refuse(why, E_LEAD_RANKS, k, move, 0, 0)
+                    return np.int64(-1)
+                if set_size(move) > sc[S_HS] - 1:
+                    refuse(why, E_LEAD_KEEP, k, set_size(move), sc[S_HS], 0)
+                    return np.int64(-1)
+            elif set_size(move) != sc[S_SET]:
+                refuse(why, E_FOLLOW_SIZE, k, move, sc[S_SET], 0)
+                return np.int64(-1)
+            for r in range(13):
+                for _card in range(nib(move, r)):
+                    c = free_card(free, r)
+                    free ^= np.int64(1) << c
+                    ws.hmask[p] |= np.int64(1) << c
+            ws.hpk[p] += move
+            held[p] -= set_size(move)
+            apply_move(params, ws, move, trace, False)
+            k += 1
+    if sc[S_SEAT] != seat:
+        refuse(why, E_NOT_TO_MOVE if sc[S_PHASE] == PH_FOLLOW else E_NOT_LEADER, sc[S_SEAT], seat, 0, 0)
+        return np.int64(-1)
+    return free
+
+
+@njit(cache=True)
+def check_own_moves(params, ws, seat, hand, moves, log, why):
+    """The deciding seat knows the hand it held at each of its plays (its hand now plus what
+    it played since): each play must be one of that hand's legal moves."""
+    low_only = params[P_LOWEST_ONLY] != 0
+    for k in range(moves.shape[0]):
+        if log[5 * k] != seat:
+            continue
+        then = hand
+        for j in range(k, moves.shape[0]):
+            if log[5 * j] == seat:
+                then += moves[j]
+        phase, hs, s, best = log[5 * k + 1], log[5 * k + 2], log[5 * k + 3], log[5 * k + 4]
+        move = moves[k]
+        n = legal_set(phase, then, hs, s, best, low_only, 0, ws.legal, ws.scr)
+        if is_in(move, ws.legal, n):
+            continue
+        if phase == PH_FOLLOW and not beats(move, best) and move != lowest_set(then, s):
+            return refuse(why, E_OWN_LOWER, seat, k, move, lowest_rank(then))
+        if phase == PH_FOLLOW and not beats(move, best):
+            return refuse(why, E_OWN_COULD_BEAT, seat, k, best, 0)
+        return refuse(why, E_OWN_ILLEGAL, seat, k, move, 0)
+    return True
+
+
+@njit(cache=True)
+def place_hidden(params, ws, seat, free, held, dead, dead_seat, why):
+    """Put the unseen cards ``free`` in the others' hands (``held`` cards each; placeholders,
+    the sampler redeals them), ``dead`` of them in ``dead_seat``'s discards and the rest in
+    the stock; check that a deal exists that respects the floors (Hall's condition: the
+    floors are nested). False (``why`` set) when none does."""
+    players = params[P_PLAYERS]
+    sc, active, floor = ws.sc, ws.active, ws.floor
+    order = ws.order
+    n = 0
+    for r in range(13):  # the unseen cards by rank, then suit
+        for sv in range(4):
+            c = sv * 13 + r
+            if free & (np.int64(1) << c):
+                order[n] = c
+                n += 1
+    need = 0
+    for q in range(players):
+        if q != seat and active[q]:
+            need += held[q]
+    if need > n:
+        return refuse(why, E_UNSEEN_SHORT, need, n, 0, 0)
+    for f in range(12, -1, -1):
+        want = 0
+        for q in range(players):
+            if q != seat and active[q] and floor[q] >= f:
+                want += held[q]
+        have = 0
+        for i in range(n):
+            if RANK_OF[order[i]] >= f:
+                have += 1
+        if want > have:
+            return refuse(why, E_FLOORS, want, f, have, 0)
+    for q in range(players):  # the highest cards first, as the old loader did
+        if q != seat and active[q]:
+            for _ in range(held[q]):
+                n -= 1
+                ws.hmask[q] |= np.int64(1) << order[n]
+                ws.hpk[q] += one(RANK_OF[order[n]])
+    for _ in range(dead):
+        n -= 1
+        ws.dmask[dead_seat] |= np.int64(1) << order[n]
+    top = 52 - n
+    for i in range(52):
+        ws.deck[i] = 0
+    for i in range(n):
+        ws.deck[top + i] = order[i]
+    sc[S_TOP], sc[S_NDECK] = top, 52
+    return True
+
+
+@njit(cache=True)
+def load_position(params, ws, seat, dealer, kind, hand, own_dead, scored, scores, stock, moves, ends, why, log):
+    """Set the bundle ``ws`` to a position seen by ``seat`` by replaying its public history
+    with the rules. Returns True, or False with ``why`` = [E_* code, details] (codes.py).
+
+    ``hand``, ``own_dead``, ``scored``: card bitmasks (the seat's hand now, its discards this
+    hand, the cards scored this game); ``scores`` int64[P]; ``kind``: KIND_*.
+    Discard: ``dealer`` (-1: the seat before ``seat``, which then discards first), ``stock``
+    (cards left in it; -1: all undealt cards). Lead and follow: ``moves`` (packed sets in
+    play order) and ``ends`` (end of each trick in ``moves``, the last one the trick in
+    progress); the hands held follow from them. ``log`` int64[5 * len(moves)] receives per
+    move the seat, phase, hand size, set size and best set it met (the first entry's seat
+    is the first leader). The other hands are placeholders of the right sizes (the sampler
+    redeals them); the other seats' discards are in the stock, apart from the first
+    discarder's, known by their number only.
+    """
+    players = params[P_PLAYERS]
+    sc = ws.sc
+    why[:] = 0
+    held = np.zeros(players, dtype=np.int64)  # cards each seat holds now
+    hand_pk = np.int64(0)
+    for c in range(52):
+        if hand & (np.int64(1) << c):
+            hand_pk += one(RANK_OF[c])
+    hs = set_size(hand_pk)
+    deck_size = 52 - popcount(scored)
+    free = ~(hand | own_dead | scored) & ((np.int64(1) << 52) - 1)
+    dead = 0
+    dead_seat = 0
+    if kind == KIND_DISCARD:
+        if dealer < 0:
+            dealer = previous_active(seat, scores < params[P_TARGET])
+        if not set_up_hand(params, ws, seat, dealer, hs, scored, scores, why):
+            return False
+        nactive = sc[S_NACTIVE]
+        if hs * nactive > deck_size:
+            return refuse(why, E_DEAL_SIZE, nactive, hs, deck_size, 0)
+        first = next_active(dealer, ws.active)
+        ndone = 0
+        p = first
+        while p != seat:
+            p = next_active(p, ws.active)
+            ndone += 1
+        full = deck_size - hs * nactive
+        if stock < 0:
+            stock = full
+        if stock > full:
+            return refuse(why, E_STOCK_RANGE, full, stock, 0, 0)
+        if ndone == 0 and stock != full:
+            return refuse(why, E_FIRST_DISCARDER, seat, full, 0, 0)
+        dead, dead_seat = full - stock, first
+        sc[S_PHASE], sc[S_SEAT], sc[S_NDONE] = PH_DISCARD, seat, ndone
+        for p in range(players):
+            held[p] = hs if ws.active[p] else 0
+    else:
+        if hs < 2:
+            return refuse(why, E_NOTHING_TO_DECIDE, 0, 0, 0, 0)
+        size = hs
+        for t in range(ends.shape[0] - 1):  # every finished trick took a lead's size from each hand
+            size += set_size(moves[ends[t - 1] if t > 0 else 0])
+        if not set_up_hand(params, ws, seat, dealer, size, scored, scores, why):
+            return False
+        nactive = sc[S_NACTIVE]
+        if size > RANK_POINTS[12] or size * nactive > deck_size:
+            return refuse(why, E_TOO_MANY, size, nactive, 0, 0)
+        for p in range(players):
+            held[p] = size if ws.active[p] else 0
+        free = replay_tricks(params, ws, seat, moves, ends, free, log, held, why)
+        if free < 0:
+            return False
+        if not check_own_moves(params, ws, seat, hand_pk, moves, log, why):
+            return False
+        for p in range(players):  # the hidden hands are placed below
+            if p != seat:
+                ws.hmask[p] = 0
+                ws.hpk[p] = 0
+    ws.hmask[seat] = hand
+    ws.hpk[seat] = hand_pk
+    ws.dmask[seat] = own_dead
+    return place_hidden(params, ws, seat, free, held, dead, dead_seat, why)
+
+
+@njit(cache=True)
+def position_legal(params, ws, out):
+    """The legal moves of the decision a loaded bundle is at, into ``out``; returns their number."""
+    sc = ws.sc
+    p = sc[S_SEAT]
+    kind = sc[S_PHASE]
+    s = sc[S_SET] if kind == PH_FOLLOW else 0
+    best = sc[S_BEST] if kind == PH_FOLLOW else 0
+    return legal_set(kind, ws.hpk[p], sc[S_HS], s, best, params[P_LOWEST_ONLY] != 0, sc[S_NDECK] - sc[S_TOP],
+                     out, ws.scr)
+
+
 # ---- evaluation from a position ----------------------------------------------------------------
 
 @njit(cache=True)
@@ -1088,12 +1293,16 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
     for j in range(lo, hi):
         # the same hidden cards and the same future for every option (common random numbers)
         copy_bundle(base_ws, sample)
-        seed_stream(sample[8], seed, start + j, DEAL)
-        resample_hidden(params, sample, seat, sample[8])
-        seed_stream(sample[8], seed, start + j, hand_purpose(0))
-        seed_stream(sample[9], seed, start + j, PLAY)
-        sample[19][0] = np.uint64(seed)
-        sample[19][1] = np.uint64(start + j)
+        seed_stream(sample.deal_rng, seed, start + j, DEAL)
+        resample_hidden(params, sample, seat, sample.deal_rng)
+        seed_stream(sample.deal_rng, seed, start + j, hand_purpose(0))
+        seed_stream(sample.play_rng, seed, start + j, PLAY)
+        sample.gid[0] = np.uint64(seed)
+        sample.gid[1] = np.uint64(start + j)
+        # a user rollout strategy reads its view (start_game sets this flag for fresh games)
+        for p in range(params[P_PLAYERS]):
+            if strat[p, 0] < 0:
+                sample.sc[S_HAS_USER] = 1
         for i in range(options.shape[0]):
             copy_bundle(sample, ws)
             out[:] = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -10,43 +11,26 @@ from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
+from analyzer.games.twenty_two import strategies as st
+from analyzer.games.twenty_two.codes import (
+    E_BELOW_FLOOR, E_DEAL_SIZE, E_FIRST_DISCARDER, E_FLOORS, E_FOLLOW_SIZE, E_GAME_OVER, E_LEAD_KEEP,
+    E_LEAD_RANKS, E_NOT_LEADER, E_NOT_TO_MOVE, E_NOTHING_TO_DECIDE, E_OWN_COULD_BEAT, E_OWN_ILLEGAL,
+    E_OWN_LOWER, E_SEAT_OUT, E_STOCK_RANGE, E_TOO_MANY, E_TRICK_COMPLETE, E_TRICK_LENGTH, E_UNSEEN_SHORT,
+    EV_DEAL, EV_DECIDE, EV_DRAW, EV_FINAL, EV_GAME_END, EV_HAND_END, EV_TRICK, KIND_DISCARD, KIND_FOLLOW,
+    KIND_LEAD, KINDS, RANKS, TAG_STOCK, WHY,
+)
+from analyzer.games.twenty_two.rules import MAX_LEGAL
+from analyzer.games.twenty_two.state import scalars
+from analyzer.games.twenty_two.view import _NAMES as _TEXT, move_code, move_name as move_text
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import LIST
 
-# must match kernel.py (kept here so that decoding a record needs no numba)
-EV_DEAL, EV_DECIDE, EV_DRAW, EV_TRICK, EV_FINAL, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7
-TAG_STOCK = 100
-KINDS = ("discard", "lead", "follow")
 #: evaluations race at most this many options; a decision with more legal moves (large
 #: discards: up to 2048 sets) is screened first on SCREEN_SAMPLES samples
 MAX_EVAL_OPTIONS = 128
 SCREEN_SAMPLES = 128
 SCREEN_SEED = 0x22
-RANKS = "23456789TJQKA"
-
-
-_TEXT: dict[int, str] = {}
-
-
-def move_text(code: int) -> str:
-    """A packed set (4 bits per rank, rules.py) as its rank string, low to high."""
-    text = _TEXT.get(code)
-    if text is None:
-        text = "".join(RANKS[r] * ((code >> (4 * r)) & 15) for r in range(13))
-        if len(_TEXT) < 200_000:
-            _TEXT[code] = text
-    return text
-
-
-def move_code(text: str) -> int:
-    """The packed set of a rank string (``"QQ"``, ``"45"``, ``""``)."""
-    code = 0
-    for ch in text.upper():
-        if ch not in RANKS:
-            raise ValueError(f"bad rank {ch!r} in move {text!r}")
-        code += 1 << (4 * RANKS.index(ch))
-    return code
 
 
 class TwentyTwoSpec(GameSpec):
@@ -205,8 +189,7 @@ class TwentyTwoSpec(GameSpec):
 
         pos = load_position(rules, position)
         params = self.params(rules)
-        ws = kernel.workspace(params)
-        pos.fill(ws)
+        ws = pos.ws
         seat = pos.seat
         if pos.events and not kernel.consistent(params, ws, np.int64(seat)):
             raise AnalyzerError("no deal fits: the followers who played cards that do not match or beat could "
@@ -300,113 +283,165 @@ def _tricks(value: Any) -> list[list[int]]:
     return [_moves(t, f"played trick {i + 1}") for i, t in enumerate(value)]
 
 
-def _size(code: int) -> int:
-    return sum((code >> (4 * r)) & 15 for r in range(13))
+def _mask(cards: list[int]) -> int:
+    return sum(1 << c for c in cards)
 
 
-def _high(code: int) -> int:
-    return max(r for r in range(13) if (code >> (4 * r)) & 15)
-
-
-def _low(code: int) -> int:
-    return min(r for r in range(13) if (code >> (4 * r)) & 15)
-
-
-def _next_active(seat: int, active: list[bool]) -> int:
-    p = len(active)
-    for k in range(1, p + 1):
-        if active[(seat + k) % p]:
-            return (seat + k) % p
-    return seat
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
 
 
 class Position:
-    """A checked position, ready to be loaded into a kernel state bundle."""
+    """A checked position: a state bundle (``ws``) that the engine set to it by replaying its
+    public history (kernel.load_position), and what the deciding seat knows."""
 
-    def __init__(self) -> None:
-        self.kind = 0
-        self.seat = 0
-        self.hand: list[int] = []
+    def __init__(self, ws, seat: int, kind: int, hand: list[int], scored: list[int]) -> None:
+        self.ws, self.seat, self.kind, self.hand, self.scored = ws, seat, kind, hand, scored
+        self.registers = scalars(ws)
 
-    def fill(self, ws) -> None:
-        from analyzer.games.twenty_two import kernel as K
+    @property
+    def dealer(self) -> int:
+        return self.registers["dealer"]
 
-        deck, hmask, hpk, scores, active, gone, dmask, floor, deal_rng, play_rng, sc = ws[:11]
-        p = len(self.active)
-        sc[:] = 0
-        for s in range(p):
-            scores[s] = self.scores[s]
-            active[s] = self.active[s]
-            gone[s] = 0
-            floor[s] = self.floor[s]
-            dmask[s] = 0
-            hmask[s] = 0
-            hpk[s] = 0
-        pool = list(self.pool)
-        for s in range(p):
-            cards = self.hand if s == self.seat else [pool.pop() for _ in range(self.sizes[s])] if self.active[s] else []
-            for c in cards:
-                hmask[s] |= 1 << c
-                hpk[s] += 1 << (4 * (c % 13))
-        for s, n in self.dead.items():
-            for _ in range(n):
-                dmask[s] |= 1 << pool.pop()
-        if self.own_dead:
-            dmask[self.seat] = sum(1 << c for c in self.own_dead)
-        top = 52 - len(pool)
-        deck[:] = 0
-        deck[top:] = pool
-        sc[K.S_TOP], sc[K.S_NDECK] = top, 52
-        sc[K.S_DEALER], sc[K.S_PHASE], sc[K.S_SEAT], sc[K.S_NDONE] = self.dealer, self.kind, self.seat, self.ndone
-        sc[K.S_SIZE], sc[K.S_HS], sc[K.S_LEADER] = self.size, self.hs, self.leader
-        sc[K.S_SET], sc[K.S_BEST], sc[K.S_WINNER], sc[K.S_PLAYED] = self.s, self.best, self.winner, self.played
-        sc[K.S_NACTIVE] = sum(self.active)
-        sc[K.S_SCORED] = sum(1 << c for c in self.scored)
-        sc[K.S_HANDS] = 1
-        for s in range(p):
-            ws[21][s] = self.ppk[s]
-        for i, (s, best, before) in enumerate(self.events):
-            ws[22][3 * i:3 * i + 3] = (s, best, before)
-        sc[K.S_NUNABLE] = len(self.events)
+    @property
+    def leader(self) -> int:
+        return self.registers["leader"]
+
+    @property
+    def stock(self) -> int:
+        """Cards left in the stock."""
+        return self.registers["ndeck"] - self.registers["top"]
+
+    @property
+    def ndone(self) -> int:
+        """Discard: how many seats discarded before this one."""
+        return self.registers["ndone"]
+
+    @property
+    def floor(self) -> list[int]:
+        """Per seat, the lowest rank it can hold, as its plays showed (0: nothing shown)."""
+        return [int(f) for f in self.ws.floor]
+
+    @property
+    def sizes(self) -> list[int]:
+        """Cards each seat holds now."""
+        return [bin(int(m)).count("1") for m in self.ws.hmask]
+
+    @property
+    def pool(self) -> list[int]:
+        """The cards the seat cannot see (other hands, other discards, stock), by rank then suit."""
+        hidden = 0
+        for s in range(len(self.ws.hmask)):
+            if s != self.seat:
+                hidden |= int(self.ws.hmask[s]) | int(self.ws.dmask[s])
+        for c in self.ws.deck[self.registers["top"]:self.registers["ndeck"]]:
+            hidden |= 1 << int(c)
+        return sorted(_bits(hidden), key=lambda c: (c % 13, c // 13))
+
+    @property
+    def events(self) -> list[tuple[int, int, int]]:
+        """Variant: each "could not match or beat" follow as (seat, best set, its cards played before)."""
+        u = self.ws.unable
+        return [(int(u[3 * i]), int(u[3 * i + 1]), int(u[3 * i + 2])) for i in range(self.registers["nunable"])]
 
     def legal(self, params) -> list[int]:
-        from analyzer.games.twenty_two import rules as R
+        """The legal moves of the decision, by the engine (kernel.position_legal)."""
+        from analyzer.games.twenty_two import kernel
 
-        out = np.zeros(R.MAX_LEGAL, dtype=np.int64)
-        scr = np.zeros(R.SCRATCH, dtype=np.int64)
-        hand = np.int64(sum(1 << (4 * (c % 13)) for c in self.hand))
-        if self.kind == 0:
-            n = R.legal_discards(hand, np.int64(self.stock), out, scr)
-        elif self.kind == 1:
-            n = R.legal_leads(hand, np.int64(self.hs), out)
-        else:
-            n = R.legal_follows(hand, np.int64(self.s), np.int64(self.best), bool(params[R.P_LOWEST_ONLY]), out, scr)
+        out = np.zeros(MAX_LEGAL, dtype=np.int64)
+        n = kernel.position_legal(params, self.ws, out)
         return sorted(int(m) for m in out[:n])
 
 
-def load_position(rules: dict[str, Any], position: dict[str, Any]) -> Position:
-    """Check a position (documented in docs/twenty-two.md) and derive the full state."""
-    from analyzer.games.twenty_two.rules import beats
+def position_error(why, starts: set[int], finished: int) -> str:
+    """The one-line message of a position the engine refused (``why``: codes.E_* and details;
+    ``starts``: the indices of the moves that lead a trick; ``finished``: how many tricks
+    of those are finished, the next one is in progress)."""
+    code, a, b, c, d = (int(x) for x in why)
 
+    def where(k: int) -> str:
+        trick = sum(1 for i in starts if i <= k)
+        return "trick" if trick > finished else f"played trick {trick}"
+
+    if code == E_GAME_OVER:
+        return f"at most one player is below the target ({a}): the game is over"
+    if code == E_SEAT_OUT:
+        return f"seat {a} is out of the game (score {b} >= target {c})"
+    if code == E_DEAL_SIZE:
+        return f"{a} players cannot hold {b} cards each from a deck of {c}"
+    if code == E_STOCK_RANGE:
+        return f"the stock holds 0 to {a} cards here, not {b}"
+    if code == E_FIRST_DISCARDER:
+        return f"seat {a} discards first: the stock still holds all {b} undealt cards"
+    if code == E_NOTHING_TO_DECIDE:
+        return "with one card left only the final trick remains: there is nothing to decide"
+    if code == E_TOO_MANY:
+        return f"the tricks played imply {a} cards dealt to each of {b} players: too many"
+    if code == E_TRICK_LENGTH:
+        return f"played trick {a + 1} has {b} moves; {c} players are in"
+    if code == E_TRICK_COMPLETE:
+        return f"trick has {a} moves: with {b} players in it would be complete"
+    if code == E_BELOW_FLOOR:
+        verb = "leads" if a in starts else "plays"
+        return (f"{where(a)}: seat {b} {verb} {move_text(c)}, below the lowest rank it was shown to hold "
+                f"({RANKS[d]})")
+    if code == E_LEAD_RANKS:
+        return f"{where(a)}: the lead {move_text(b)} is not of one rank"
+    if code == E_LEAD_KEEP:
+        return f"{where(a)}: a lead of {b} card(s) from {c} must keep one card"
+    if code == E_FOLLOW_SIZE:
+        return f"{where(a)}: {move_text(b)} does not have the {c} card(s) of the lead"
+    if code == E_NOT_TO_MOVE:
+        return f"seat {a} is to move after these tricks, not seat {b}"
+    if code == E_NOT_LEADER:
+        return f"seat {a} leads after these tricks, not seat {b}"
+    if code == E_OWN_LOWER:
+        return (f"{where(b)}: seat {a} plays {move_text(c)}, which does not match or beat, while holding lower "
+                f"cards (a {RANKS[d]}: in its hand now or played later)")
+    if code == E_OWN_COULD_BEAT:
+        return (f"{where(b)}: seat {a} could match or beat {move_text(c)} with its hand then, so it could not "
+                "play cards that do not (lowest_only_if_unable)")
+    if code == E_OWN_ILLEGAL:
+        return f"{where(b)}: seat {a} cannot play {move_text(c)} with the hand it held then"
+    if code == E_UNSEEN_SHORT:
+        return f"the other players hold {a} cards but only {b} cards are unseen"
+    if code == E_FLOORS:
+        return (f"no deal fits: players who played their lowest cards must hold {a} cards of rank {RANKS[b]} "
+                f"or higher, and only {c} are unseen")
+    return f"impossible position (code {code})"
+
+
+def _replay(params, seat: int, dealer: int, kind: int, hand: list[int], discarded: list[int],
+            scored: list[int], scores: list[int], stock: int, moves: list[int], ends: list[int]):
+    """The engine's replay of the public history (kernel.load_position): (bundle, why, log, ok)."""
+    from analyzer.games.twenty_two import kernel
+
+    ws = kernel.workspace(params)
+    why = np.zeros(WHY, dtype=np.int64)
+    log = np.zeros(5 * max(len(moves), 1), dtype=np.int64)
+    ok = kernel.load_position(params, ws, np.int64(seat), np.int64(dealer), np.int64(kind), np.int64(_mask(hand)),
+                              np.int64(_mask(discarded)), np.int64(_mask(scored)),
+                              np.array(scores, dtype=np.int64), np.int64(stock),
+                              np.array(moves, dtype=np.int64), np.array(ends, dtype=np.int64), why, log)
+    return ws, why, log, bool(ok)
+
+
+def load_position(rules: dict[str, Any], position: dict[str, Any]) -> Position:
+    """Check a position's format (documented in docs/twenty-two.md) and let the engine replay
+    it (kernel.load_position: the rules decide what is legal, who is to move, the floors)."""
     unknown = set(position) - set(TwentyTwoSpec.position_keys)
     if unknown:
         raise AnalyzerError(f"twenty-two positions have no {sorted(unknown)[0]!r} "
                             f"(keys: {', '.join(TwentyTwoSpec.position_keys)})")
-    p, target = rules["players"], rules["target"]
-    pos = Position()
+    p = rules["players"]
     scores = _ints(position.get("scores", [0] * p), "scores")
     if len(scores) != p or min(scores) < 0:
         raise AnalyzerError(f"scores takes {p} non-negative numbers, one per seat")
-    active = [s < target for s in scores]
-    if sum(active) < 2:
-        raise AnalyzerError(f"at most one player is below the target ({target}): the game is over")
     if "seat" not in position:
         raise AnalyzerError("give the seat that decides (seat)")
     seat = _int(position["seat"], "seat")
     if not 0 <= seat < p:
         raise AnalyzerError(f"seat: seat {seat} does not exist with {p} players")
-    if not active[seat]:
-        raise AnalyzerError(f"seat {seat} is out of the game (score {scores[seat]} >= target {target})")
     hand = _cards(position.get("hand"), "hand")
     discarded = _cards(position.get("discarded", []), "discarded")
     scored = _cards(position.get("scored", []), "scored")
@@ -424,8 +459,6 @@ def load_position(rules: dict[str, Any], position: dict[str, Any]) -> Position:
     if kind_name not in KINDS:
         raise AnalyzerError(f"kind is one of {', '.join(KINDS)}, not {kind_name!r}")
     kind = KINDS.index(kind_name)
-    nactive = sum(active)
-    deck_size = 52 - len(scored)
     if not 1 <= len(hand) <= 11:
         raise AnalyzerError(f"a twenty-two hand holds 1 to 11 cards, not {len(hand)}")
     # cards per rank: nothing may be seen more than 4 times
@@ -439,182 +472,41 @@ def load_position(rules: dict[str, Any], position: dict[str, Any]) -> Position:
         if count[r] > 4:
             raise AnalyzerError(f"{count[r]} cards of rank {RANKS[r]} are seen (hand, discarded, scored, "
                                 "played and trick together): a deck has 4")
-    pos.seat, pos.kind, pos.active, pos.scores, pos.hand, pos.scored = seat, kind, active, scores, hand, scored
-    pos.floor = [0] * p
-    pos.own_dead = discarded
-    pos.dead = {}
-    pos.s = pos.best = pos.winner = pos.played = pos.ndone = 0
-    pos.ppk, pos.events = [0] * p, []
-    pos.stock = 0
-    if kind == 0:
+    dealer = _int(position["dealer"], "dealer") if "dealer" in position else -1
+    if "dealer" in position and not 0 <= dealer < p:
+        raise AnalyzerError(f"dealer: seat {dealer} does not exist with {p} players")
+    params = SPEC.params(rules)
+    if kind == KIND_DISCARD:
         if played or trick or discarded:
             raise AnalyzerError("a discard comes before the tricks, and before the seat's own discard: "
                                 "played, trick and discarded must be empty")
-        size = len(hand)
-        if size * nactive > deck_size:
-            raise AnalyzerError(f"{nactive} players cannot hold {size} cards each from a deck of {deck_size}")
-        previous = next(s % p for s in range(seat - 1, seat - 1 - p, -1) if active[s % p])
-        dealer = _int(position.get("dealer", previous), "dealer")
-        if not 0 <= dealer < p:
-            raise AnalyzerError(f"dealer: seat {dealer} does not exist with {p} players")
-        order = []
-        s = dealer
-        for _ in range(nactive):
-            s = _next_active(s, active)
-            order.append(s)
-        before = order[:order.index(seat)]
-        full = deck_size - size * nactive
-        stock = _int(position.get("stock", full), "stock")
-        if not 0 <= stock <= full:
-            raise AnalyzerError(f"the stock holds 0 to {full} cards here, not {stock}")
-        if not before and stock != full:
-            raise AnalyzerError(f"seat {seat} discards first: the stock still holds all {full} undealt cards")
-        pos.stock, pos.ndone = stock, len(before)
-        if before and full > stock:
-            pos.dead = {before[0]: full - stock}
-        pos.size = pos.hs = size
-        pos.leader = _next_active(dealer, active)
-        pos.dealer = dealer
-        pos.sizes = [size if active[s] else 0 for s in range(p)]
-        unseen = [c for c in range(52) if c not in seen]
-    else:
-        if kind == 1 and trick:
-            raise AnalyzerError("a lead starts a trick: trick must be empty (earlier tricks go in played)")
-        if kind == 2 and not trick:
-            raise AnalyzerError("a follow needs the current trick's moves so far (trick)")
-        hs = len(hand)
-        if hs < 2:
-            raise AnalyzerError("with one card left only the final trick remains: there is nothing to decide")
-        size = hs + sum(_size(t[0]) for t in played)
-        if size > 11 or size * nactive > deck_size:
-            raise AnalyzerError(f"the tricks played imply {size} cards dealt to each of {nactive} players: "
-                                f"too many")
-        dealer_given = "dealer" in position
-        candidates = [_int(position["dealer"], "dealer")] if dealer_given else list(range(p))
-        if dealer_given and not 0 <= candidates[0] < p:
-            raise AnalyzerError(f"dealer: seat {candidates[0]} does not exist with {p} players")
-        replays, problems = [], []
-        for dealer in candidates:
-            try:
-                replays.append((dealer, _replay(played, trick, _next_active(dealer, active), active, size, seat,
-                                                rules["lowest_only_if_unable"], beats)))
-            except AnalyzerError as exc:
-                problems.append(str(exc))
-        if not replays:
-            raise AnalyzerError(problems[0] if dealer_given or len(set(problems)) == 1 else
-                                f"no dealer makes seat {seat} the one to move after these tricks "
-                                f"({problems[0]})")
-        leaders = {r[1]["first"] for r in replays}
-        if len(leaders) > 1:
-            raise AnalyzerError("several dealers fit these tricks: give the dealer")
-        dealer, rep = replays[0]
-        pos.dealer = dealer
-        pos.size, pos.hs = size, hs
-        pos.leader, pos.s, pos.best, pos.winner = rep["leader"], rep["s"], rep["best"], rep["winner"]
-        pos.played, pos.ndone, pos.floor = rep["played"], len(trick), rep["floor"]
-        pos.ppk, pos.events = rep["ppk"], rep["events"]
-        _check_own_events(pos, seat)
-        pos.sizes = [0] * p
-        for s in range(p):
-            if active[s]:
-                pos.sizes[s] = hs - (pos.s if s in rep["in_trick"] else 0)
-        # the played cards as physical cards (suits never matter): any unseen card of the rank
-        unseen = [c for c in range(52) if c not in seen]
-        for r in range(13):
-            need = (rep["played"] >> (4 * r)) & 15
-            for c in [c for c in unseen if c % 13 == r][:need]:
-                unseen.remove(c)
-        pos.own_dead = discarded
-    others = [s for s in range(p) if s != seat and active[s]]
-    need = sum(pos.sizes[s] for s in others)
-    if need > len(unseen):
-        raise AnalyzerError(f"the other players hold {need} cards but only {len(unseen)} cards are unseen")
-    # the floors (cards shown to be the lowest held) must leave room for a deal (Hall's condition)
-    for f in sorted({pos.floor[s] for s in others}, reverse=True):
-        want = sum(pos.sizes[s] for s in others if pos.floor[s] >= f)
-        have = sum(1 for c in unseen if c % 13 >= f)
-        if want > have:
-            raise AnalyzerError(f"no deal fits: players who played their lowest cards must hold {want} cards "
-                                f"of rank {RANKS[f]} or higher, and only {have} are unseen")
-    unseen.sort(key=lambda c: (c % 13, c // 13))
-    pos.pool = unseen
-    return pos
-
-
-def _check_own_events(pos: Position, seat: int) -> None:
-    """The deciding seat knows its own hands: each of its follows that did not match or beat
-    must have been its lowest cards and (variant) forced."""
-    from analyzer.games.twenty_two.rules import beats, highest_set
-
-    hand = sum(1 << (4 * (c % 13)) for c in pos.hand)
-    if pos.hand and min(c % 13 for c in pos.hand) < pos.floor[seat]:
-        raise AnalyzerError(f"seat {seat} played cards that did not beat while holding lower ones "
-                            f"(its hand has a card below {RANKS[pos.floor[seat]]})")
-    for s, best, before in pos.events:
-        if s == seat:
-            held = hand + pos.ppk[seat] - before
-            if beats(np.int64(highest_set(np.int64(held), np.int64(_size(best)))), np.int64(best)):
-                raise AnalyzerError(f"seat {seat} could match or beat {move_text(best)} with its hand then, "
-                                    "so it could not play cards that do not (lowest_only_if_unable)")
-
-
-def _replay(played, trick, first, active, size, seat, lowest_only, beats) -> dict[str, Any]:
-    """Follow the tricks from their first leader: winners, floors, the seat to move."""
-    nactive = sum(active)
-    floor = [0] * len(active)
-    ppk = [0] * len(active)   # cards each seat played to this hand's tricks (packed)
-    events = []               # variant: (seat, best set, its ppk before) of each "could not beat"
-    leader, hs, total = first, size, 0
-    for i, t in enumerate(played + [trick]):
-        current = i == len(played)
-        if not current and len(t) != nactive:
-            raise AnalyzerError(f"played trick {i + 1} has {len(t)} moves; {nactive} players are in")
-        if current and len(t) >= nactive:
-            raise AnalyzerError(f"trick has {len(t)} moves: with {nactive} players in it would be complete")
-        if not t:
-            break
-        lead = t[0]
-        s = _size(lead)
-        if _low(lead) < floor[leader]:
-            raise AnalyzerError(f"{'trick' if current else f'played trick {i + 1}'}: seat {leader} leads "
-                                f"{move_text(lead)}, below the lowest rank it was shown to hold ({RANKS[floor[leader]]})")
-        where = "trick" if current else f"played trick {i + 1}"
-        if _low(lead) != _high(lead):
-            raise AnalyzerError(f"{where}: the lead {move_text(lead)} is not of one rank")
-        if s > hs - 1:
-            raise AnalyzerError(f"{where}: a lead of {s} card(s) from {hs} must keep one card")
-        best, winner, p = lead, leader, leader
-        in_trick = [leader]
-        for m in t[1:]:
-            p = _next_active(p, active)
-            in_trick.append(p)
-            if _low(m) < floor[p]:
-                raise AnalyzerError(f"{where}: seat {p} plays {move_text(m)}, below the lowest rank it was shown "
-                                    f"to hold ({RANKS[floor[p]]})")
-            if _size(m) != s:
-                raise AnalyzerError(f"{where}: {move_text(m)} does not have the {s} card(s) of the lead")
-            if beats(np.int64(m), np.int64(best)):
-                best, winner = m, p
-            else:
-                floor[p] = max(floor[p], _high(m))
-                if lowest_only:
-                    events.append((p, best, ppk[p]))
-            ppk[p] += m
-        ppk[leader] += lead
-        for m in t:
-            total += m
-        if current:
-            seat_to_move = _next_active(p, active)
-            if seat_to_move != seat:
-                raise AnalyzerError(f"seat {seat_to_move} is to move after these tricks, not seat {seat}")
-            return {"first": first, "leader": leader, "s": s, "best": best, "winner": winner, "played": total,
-                    "floor": floor, "in_trick": in_trick, "ppk": ppk, "events": events}
-        hs -= s
-        leader = winner
-    if leader != seat:
-        raise AnalyzerError(f"seat {leader} leads after these tricks, not seat {seat}")
-    return {"first": first, "leader": leader, "s": 0, "best": 0, "winner": 0, "played": total, "floor": floor,
-            "in_trick": [], "ppk": ppk, "events": events}
+        stock = _int(position["stock"], "stock") if "stock" in position else -1
+        if "stock" in position and stock < 0:
+            raise AnalyzerError(f"stock: a number of cards (0 or more), not {stock}")
+        ws, why, _, ok = _replay(params, seat, dealer, kind, hand, [], scored, scores, stock, [], [0])
+        if not ok:
+            raise AnalyzerError(position_error(why, set(), 0))
+        return Position(ws, seat, kind, hand, scored)
+    if kind == KIND_LEAD and trick:
+        raise AnalyzerError("a lead starts a trick: trick must be empty (earlier tricks go in played)")
+    if kind == KIND_FOLLOW and not trick:
+        raise AnalyzerError("a follow needs the current trick's moves so far (trick)")
+    moves = [m for t in played for m in t] + trick
+    ends = list(itertools.accumulate(len(t) for t in played + [trick]))
+    starts = {e - len(t) for e, t in zip(ends, played + [trick]) if t}
+    replays, problems = [], []
+    for d in [dealer] if dealer >= 0 else range(p):
+        ws, why, log, ok = _replay(params, seat, d, kind, hand, discarded, scored, scores, 0, moves, ends)
+        if ok:
+            replays.append((int(log[0]) if moves else seat, ws))
+        else:
+            problems.append(position_error(why, starts, len(played)))
+    if not replays:
+        raise AnalyzerError(problems[0] if dealer >= 0 or len(set(problems)) == 1 else
+                            f"no dealer makes seat {seat} the one to move after these tricks ({problems[0]})")
+    if len({first for first, _ in replays}) > 1:
+        raise AnalyzerError("several dealers fit these tricks: give the dealer")
+    return Position(replays[0][1], seat, kind, hand, scored)
 
 
 SPEC = TwentyTwoSpec(
@@ -631,12 +523,13 @@ SPEC = TwentyTwoSpec(
                    "a follower may play their lowest cards only when nothing matches or beats"),
     ],
     strategies={
-        "random": StrategyInfo(0, "uniform over the legal moves (discards included)"),
-        "heuristic": StrategyInfo(1, "discards T-A to fish for low cards, leads its highest rank, sheds high "
-                                     "cards when they beat, keeps its lowest card for the final trick"),
-        "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards, each candidate move rolled out "
-                              "to the end of the hand with the base strategy; plays the move that takes "
-                              "the fewest final-trick points", {"k": 32, "base": "heuristic"}),
+        "random": StrategyInfo(st.RANDOM, "uniform over the legal moves (discards included)"),
+        "heuristic": StrategyInfo(st.HEURISTIC, "discards T-A to fish for low cards, leads its highest rank, "
+                                                "sheds high cards when they beat, keeps its lowest card for the "
+                                                "final trick"),
+        "mc": StrategyInfo(st.MC, "Monte Carlo: K samples of the hidden cards, each candidate move rolled out "
+                                  "to the end of the hand with the base strategy; plays the move that takes "
+                                  "the fewest final-trick points", {"k": 32, "base": "heuristic"}),
     },
     lower_score_wins=True,
     decision_kinds=list(KINDS),

@@ -29,6 +29,7 @@ import numpy as np
 
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from analyzer.games.twenty_two.codes import KIND_DISCARD, KIND_LEAD
 from analyzer.games.twenty_two.rules import (
     M_RANK_BITS,
     beats,
@@ -46,8 +47,8 @@ from analyzer.games.twenty_two.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow
 
+#: built-in strategy ids (spec.SPEC's StrategyInfo reads them)
 RANDOM, HEURISTIC, MC = 0, 1, 2
-KIND_DISCARD, KIND_LEAD, KIND_FOLLOW = 0, 1, 2
 #: the heuristic discards cards of this rank (T) and higher
 DISCARD_FROM = 8
 
