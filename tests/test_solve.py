@@ -81,3 +81,14 @@ def test_two_ten_jack_solves_a_late_decision_and_refuses_a_huge_one(tmp_path):
             api.solve("two-ten-jack", record=str(path), at=1)
     finally:
         solver.NODE_LIMIT = old
+
+
+def test_pitch10_solves_a_play_decision_of_a_record(tmp_path):
+    path = tmp_path / "p.jsonl"
+    path.write_text(records.to_jsonl(api.play("pitch10", seed=2, index=0)))
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    plays = [k for k, e in enumerate([e for e in events if e["ev"] == "decide"], 1) if e["kind"] == "play"]
+    decide = [e for e in events if e["ev"] == "decide"][plays[0] - 1]
+    result = api.solve("pitch10", record=str(path), at=plays[0])
+    assert sorted(result.tables["options"]["option"]) == sorted(decide["legal"])
+    assert ((0 <= result.tables["options"]["value"]) & (result.tables["options"]["value"] <= 10)).all()
