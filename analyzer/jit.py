@@ -25,8 +25,11 @@ _COMPILES = re.compile(rb"(?m)^\s*@njit|\bnjit\(")
 
 
 def _compiled_files() -> list[Path]:
-    """Package files that hold compiled code (decorate or call ``njit``), in a fixed order."""
-    return [p for p in sorted(_PACKAGE.rglob("*.py")) if _COMPILES.search(p.read_bytes())]
+    """The files a compiled function can depend on, in a fixed order: every file of a game
+    package (its kernels import constants from modules that compile nothing, e.g. codes.py),
+    and the shared files that decorate or call ``njit``."""
+    return [p for p in sorted(_PACKAGE.rglob("*.py"))
+            if _game_of(p.resolve()) is not None or _COMPILES.search(p.read_bytes())]
 
 
 def _digest(paths: list[Path]) -> str:

@@ -236,3 +236,18 @@ def test_terminal_tables_fit_and_keep_integers_whole():
     assert all(len(line) <= 80 for line in text.splitlines()) and "\u2026" not in text
     assert "with --wide or --json" in text
     assert render(pd.DataFrame({"strategy": ["mc", "heuristic"], "n": [1, 2]}), total=80).splitlines()[2].startswith("mc ")
+
+
+def test_cache_key_covers_every_file_of_a_game_and_the_compiled_shared_ones():
+    """A game's kernels import constants from files that compile nothing (codes.py, view.py):
+    those are in the game's cache key, so a changed constant can never leave a stale kernel;
+    Python-only shared files (cli.py, stats.py) are not, so editing them compiles nothing."""
+    from analyzer import jit
+
+    files = {p.relative_to(jit._PACKAGE).as_posix() for p in jit._compiled_files()}
+    games = jit._PACKAGE / "games"
+    for package in (p for p in games.iterdir() if p.is_dir() and (p / "kernel.py").exists()):
+        for path in package.glob("*.py"):
+            assert path.relative_to(jit._PACKAGE).as_posix() in files
+    assert {"rng.py", "jit.py", "engine.py"} <= files
+    assert not {"cli.py", "stats.py", "strategies.py", "api.py"} & files
