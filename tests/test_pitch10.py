@@ -562,14 +562,15 @@ def _kernel_state(position, rules=None):
 
     spec = get("pitch10")
     rules = spec.resolve_rules(rules or {})
-    pos = P._Position(rules, position)
-    return pos, pos.bundle(spec.params(rules))
+    pos = P.load_position(rules, position, spec.params(rules))
+    return pos, pos.ws
 
 
 def _samples(position, n, seed=5):
     """``n`` draws of the hidden cards as the kernel samples them: the other seats' trumps
     (card tokens) and, in a give decision, the trumps left in the stock."""
     from analyzer.games.pitch10 import kernel as K
+    from analyzer.games.pitch10.spec import register
 
     pos, base = _kernel_state(position)
     ws = K.workspace(np.zeros(2, dtype=np.int64))
@@ -579,14 +580,13 @@ def _samples(position, n, seed=5):
         K.copy_bundle(base, ws)
         K.seed_stream(rng, np.uint64(seed), j, 0)
         assert K.resample_hidden(ws, pos.seat, rng)
-        sc = ws[13]
-        if sc[K.S_PHASE] <= K.PH_TRUMP:
-            held = [{token(c) for c in range(54) if ws[3][s] >> c & 1} for s in range(4)]
-            stock = {token(c) for c in ws[0][36:54]}
+        if register(ws, "PHASE") <= K.PH_TRUMP:
+            held = [{token(c) for c in range(54) if ws.h54[s] >> c & 1} for s in range(4)]
+            stock = {token(c) for c in ws.deck[36:54]}
         else:
-            t = sc[K.S_TRUMP]
-            held = [{token(R.CARD_AT[t, k]) for k in range(16) if ws[4][s] >> k & 1} for s in range(4)]
-            stock = {token(c) for c in ws[0][sc[K.S_TOP]:54] if R.STRENGTH[t, c] >= 0}
+            t = register(ws, "TRUMP")
+            held = [{token(R.CARD_AT[t, k]) for k in range(16) if ws.h16[s] >> k & 1} for s in range(4)]
+            stock = {token(c) for c in ws.deck[register(ws, "TOP"):54] if R.STRENGTH[t, c] >= 0}
         out.append((held, stock))
     return pos, out
 
@@ -739,10 +739,100 @@ def test_position_from_record_round_trip(tmp_path):
             ev = spec.evaluation(rules, pos, strat)
             assert pos["decision"] == rec["kind"] and ev.seat == rec["seat"]
             assert sorted(ev.names) == sorted(rec["legal"]), (at, pos, rec)
+            if rec["kind"] == "play":
+                _check_replayed_play_state(spec, rules, pos, events, at)
             kinds[rec["kind"]] += 1
         if index >= 2 and len(kinds) == 5:
             break
     assert set(kinds) == {"bid", "trump", "give", "discard", "play"}, kinds
+
+
+def _check_replayed_play_state(spec, rules, pos, events, at):
+    """The engine's replay of a play position against the record read independently: the
+    points each team took in the completed tricks of the hand (trump_points), the trumps
+    seen, the cards on the table and who led the current trick."""
+    from analyzer.games.pitch10 import spec as P
+
+    state = P.load_position(rules, pos, spec.params(rules)).ws
+    decisions = [i for i, e in enumerate(events) if e["ev"] == "decide"]
+    stop = decisions[at - 1]
+    start = max(i for i in range(stop) if events[i]["ev"] == "deal")
+    points = trump_points(pos["trump"])
+    taken, seen = [0, 0], set()
+    for e in events[start:stop]:
+        if e["ev"] == "trick":
+            taken[e["winner"] % 2] += sum(points.get(c, 0) for _, c in e["plays"])
+        if e["ev"] == "decide" and e["kind"] == "play":
+            seen.add(e["move"])
+    assert list(state.taken) == taken
+    assert {token(c) for c in range(54) if R.STRENGTH[SUITS.index(pos["trump"]), c] >= 0
+            and P.register(state, "SEEN") >> R.STRENGTH[SUITS.index(pos["trump"]), c] & 1} == seen
+    table = {int(s): token(int(c)) for s, c in enumerate(state.trick) if c >= 0}
+    current = [p.split(":") for p in pos.get("trick", [])]
+    assert table == {int(s): c for s, c in current}
+    leader = next(e for e in events[stop:] if e["ev"] == "trick")["leader"]
+    assert P.register(state, "LEADER") == leader
+
+
+# a discard decision: seat 0 (the pitcher) holds seven trumps and is dealt nothing; the others
+# are dealt six each, so nothing is left for the rest
+DISCARD = {"seat": 0, "dealer": 3, "hand": "AS KS QS JS TS 9S 8S 2H 3H", "bids": ["7", "pass", "pass", "pass"],
+           "trump": "S", "received": [0, 6, 6, 6]}
+
+
+def test_a_discard_position_is_replayed_to_the_discard_decision():
+    from analyzer.games import get
+
+    spec = get("pitch10")
+    rules = spec.resolve_rules({})
+    ev = spec.evaluation(rules, DISCARD, np.array([[1, 25, 0, 0]] * 4, dtype=np.int64))
+    assert ev.seat == 0 and sorted(ev.names) == sorted("AS KS QS JS TS 9S 8S".split())
+    ev = spec.evaluation(rules, {**DISCARD, "discarded": ["8S"]}, np.array([[1, 25, 0, 0]] * 4, dtype=np.int64))
+    assert "play decision" in ev.description and sorted(ev.names) == sorted("AS KS QS JS TS 9S".split())
+
+
+@pytest.mark.parametrize("position,message", [
+    ({**DISCARD, "discarded": ["2H"]}, "discards only trumps it holds, not 2H"),
+    ({**DISCARD, "discarded": ["8S", "9S"]}, "discards down to exactly 6 trumps, not 5"),
+    ({**DISCARD, "played": "0:AS"}, "holds 7 trumps: it discards down to 6 before any play"),
+    ({**DISCARD, "rest_to": 0}, "no card was left after the refill: there is no rest_to"),
+    ({**ENDGAME, "played": "0:2S 1:4S 2:5S 3:6S | 3:7S 0:JS 1:8S 2:9S | 0:KS 1:LJ 2:HJ 3:JC"},
+     "seat 0 played JS, a card it did not hold"),
+    ({**ENDGAME, "played": "0:2S 1:4S 2:5S | 3:7S 0:TS 1:8S 2:9S | 0:KS 1:LJ 2:HJ 3:JC"},
+     "trick 1 is not complete: seat 3"),
+    ({**ENDGAME, "trick": "0:AS 1:JS"}, "the current trick is complete"),
+    ({**ENDGAME, "out": [0, 2, 3]}, "seat 0 holds trumps: it is not out"),
+    ({**ENDGAME, "rest_to": 2}, "seat 0 did not get the rest"),
+    ({"seat": 1, "dealer": 0, "hand": "AS KS QS JS 3S 2H 5D 7C 9C", "bids": ["moon", "pass"]},
+     "too many bids: the bidding ended after 1"),
+    ({"seat": 1, "dealer": 0, "hand": "AS KS QS JS 3S 2H 5D 7C 9C", "bids": ["6"], "trump": "S",
+      "received": [0, 0, 0, 0]}, "the bidding is not over"),
+    ({"seat": 1, "dealer": 0, "hand": "AS KS QS JS 3S 2H 5D 7C 9C", "bids": ["6", "pass", "pass", "pass"],
+      "received": [1, 1, 1, 1]}, "trump is not named yet"),
+])
+def test_the_engine_refuses_impossible_histories(position, message):
+    from analyzer.errors import AnalyzerError
+    from analyzer.games import get
+
+    spec = get("pitch10")
+    with pytest.raises(AnalyzerError, match=message):
+        spec.evaluation(spec.resolve_rules({}), position, np.array([[1, 25, 0, 0]] * 4, dtype=np.int64))
+
+
+def test_out_listed_for_a_seat_that_plays_in_the_current_trick():
+    from analyzer.errors import AnalyzerError
+    from analyzer.games import get
+
+    # seat 1 defends; seat 0 led the JS to the second trick, so it cannot have been out
+    defend = {"seat": 1, "dealer": 3, "hand": "KS QS 5S 3S 2H 3H 4H 5H 6H", "bids": ["7", "pass", "pass", "pass"],
+              "trump": "S", "received": [0, 2, 4, 5], "refill": "7D 8D", "rest_to": 0,
+              "played": "0:AS 1:5S 2:2S 3:6S", "trick": "0:JS"}
+    spec = get("pitch10")
+    rules = spec.resolve_rules({})
+    strat = np.array([[1, 25, 0, 0]] * 4)
+    assert spec.evaluation(rules, {**defend, "out": [3]}, strat).seat == 1
+    with pytest.raises(AnalyzerError, match="out: seat 0 plays in the current trick"):
+        spec.evaluation(rules, {**defend, "out": [0, 3]}, strat)
 
 
 @pytest.mark.parametrize("change,message", [

@@ -315,7 +315,7 @@ def test_worlds_weights_equal_the_brute_force(name, pos, exact):
     others = [s for s in range(4) if s != pos["seat"]]
     from analyzer.games.pitch10 import spec as P
 
-    found = P.enumerate_worlds(P._Position(rules, pos).bundle(spec.params(rules)), pos["seat"], 100_000)
+    found = P.enumerate_worlds(P.load_position(rules, pos, spec.params(rules)).ws, pos["seat"], 100_000)
     assert found is not None
     keys = [_held_tokens(pos, row, others) for row in found[0]]
     assert len(set(keys)) == len(keys)

@@ -1,31 +1,18 @@
 """10-Point Pitch play loops (compiled): set-up kept apart from play, so the same pieces play
 fresh games, traced games, Monte Carlo rollouts and evaluations from a given position.
 
-A game's state is a *bundle* (``workspace``), a tuple of arrays:
-    0 deck     int64[54]   the shuffled deck, drawn lazily (rng.draw_lazy): 36 cards dealt,
-                           ``deck[top:54]`` is the stock
-    1 legal    int64[16]   legal move codes of the current decision (rules.py)
-    2 view     int64[VIEW_SIZE]  what a user strategy sees (layout below)
-    3 h54      int64[4]    the nine cards dealt to each seat (54-bit masks)
-    4 h16      int64[4]    trumps held by each seat once trump is named (strength masks)
-    5 bids     int64[4]    each seat's bid this round (-1 not yet, 0 pass, 4..10, 11 moon)
-    6 received int64[4]    cards each seat was dealt in the refill (-1 before it)
-    7 tmp      int64[64]   scratch for trace lists
-    8 trick    int64[4]    card played by each seat in the current trick (-1 none)
-    9 scores   int64[2], 10 taken int64[2]   per team
-    11 deal_rng, 12 play_rng  uint64[4]
-    13 sc      int64[N_SC] scalars (S_* below)
-    14 played  int64[4]    trumps each seat played this hand (strength masks)
-    15 disc    int64[4]    trumps each seat discarded this hand (strength masks)
-    16 got54   int64[5]    refill cards dealt to each seat (54-bit), [4] the rest of the stock
-    17 fw      float64[10, 17] the Monte Carlo sampler's weights (``prepare_hidden``)
-    18 scratch uint64[4]   for trace previews of the stock
+A game's state is a *bundle* (``workspace``), a ``Bundle`` (NamedTuple) of arrays whose
+fields are described there; its scalar registers ``sc`` are indexed by the ``S_*`` codes
+(codes.py). ``MCWork`` is the scratch of the ``mc`` strategy.
 A hand moves through phases (S_PHASE): bid, trump, give, discard, play, done. The rules
 live once, in ``start_hand`` (deal) and ``apply_move`` (a decision and everything
 automatic that follows it: refill, the rest of the stock, tricks, scoring). Two drivers
 choose the moves: ``play_turns`` (any strategy: games, records, Monte Carlo, evaluation)
 and ``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping
 it apart avoids a recursive call graph, which numba does not compile reliably).
+A position to evaluate is set up by ``load_position``: it replays the position's public
+history through these same rules (legal moves from ``decision``, effects from
+``apply_move`` and its helpers) and reports the first impossible fact as a code (codes.E_*).
 
 Out row columns (spec.extra_columns): winners (both partners' bits), hands (rounds),
 decisions, score_s (the final score of seat s's team), then per round counts summed
@@ -33,16 +20,8 @@ over the game: bids_4..bids_10, bids_moon (winning bids), made_4..made_moon (the
 pitcher's team made it), taken_0/1 (points each team took), pitched_0/1, made_team_0/1,
 stuck (rounds the dealer was stuck with 4), lost_points (points discarded unplayed).
 
-User strategy view (``view``, int64): V_SEAT, V_KIND (0 bid, 1 trump, 2 give, 3 discard,
-4 play), V_DEALER, V_PITCHER (-1 while bidding), V_HIGH (highest bid so far / the
-winning bid; 11 = moon), V_TRUMP (-1 before it is named), V_HAND (own cards as a 54-bit
-mask: the nine dealt while bidding and naming trump, then the trumps held), V_SEEN
-(trumps played so far this round, 54-bit mask), V_TRICK..+4 (card each seat played in
-the current trick, -1 none), V_LEADER, V_SCORES..+2 (team scores), V_TAKEN..+2 (points
-each team took so far this round), V_REST (cards left in the stock for the give
-decision), V_RECEIVED..+4 (cards dealt to each seat in the refill, -1 before it),
-V_BIDS..+4 (each seat's bid: -1 none yet, 0 pass, 4..10, 11 moon), V_TARGET.
-A user strategy is ``f(view, legal, n, rng) -> move code`` (codes in rules.py).
+User strategy view: the layout is ``view.py`` (named offsets, imported here as ``vw``;
+``fill_view`` writes it). A user strategy is ``f(view, legal, n, rng) -> move code``.
 
 Monte Carlo (``mc``, strategy row ``[MC, k, base, 0]``): at each of its decisions, K
 samples (4K for bid and trump decisions) of the hidden cards (``resample_hidden``, exact conditional sampling described
@@ -54,53 +33,35 @@ team's), a made moon that wins the game counting +target and a missed moon -targ
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from analyzer import trace as tr
 from analyzer.games.pitch10 import strategies as st
+from analyzer.games.pitch10 import view as vw
+from analyzer.games.pitch10.codes import *  # noqa: F403 (EV_*, KIND_*, PH_*, S_*, E_*, moves: codes.py)
 from analyzer.games.pitch10.rules import (
     CARD_AT,
     FULL16,
-    MOON,
-    MOVE_BID0,
-    MOVE_GIVE,
-    MOVE_KEEP,
-    MOVE_TRUMP0,
-    NCARDS,
-    P_TAKEN_VARIANT,
-    P_TARGET,
     POINTS16,
     STRENGTH,
     TRUMP54,
     bid_options,
+    dealer_stuck,
     first_with_trumps,
     game_winner,
     popcount,
     refill_need,
+    rest_receiver,
     score_round,
     trumps_of,
 )
 from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, draw_lazy, next_u64, preview_into, randbelow, seed_stream
 
-# trace event codes
-EV_DEAL, EV_DECIDE, EV_PITCHER, EV_REFILL, EV_REST, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7, 8
-TAG_STOCK = 100
-K_BID, K_TRUMP, K_GIVE, K_DISCARD, K_PLAY = 0, 1, 2, 3, 4
-PH_BID, PH_TRUMP, PH_GIVE, PH_DISCARD, PH_PLAY, PH_DONE = 0, 1, 2, 3, 4, 5
-
-V_SEAT, V_KIND, V_DEALER, V_PITCHER, V_HIGH, V_TRUMP, V_HAND, V_SEEN = 0, 1, 2, 3, 4, 5, 6, 7
-V_TRICK, V_LEADER, V_SCORES, V_TAKEN, V_REST, V_RECEIVED, V_BIDS, V_TARGET = 8, 12, 13, 15, 17, 18, 22, 26
-VIEW_SIZE = 27
-
 #: stream purpose of the deal stream of evaluation rollouts (rng: DEAL 0, PLAY 1, HAND 16+)
 ROLL_DEAL = 2
-
-# scalars (sc)
-(S_PHASE, S_SEAT, S_DEALER, S_HIGH, S_PITCHER, S_TRUMP, S_TOP, S_TURN, S_LEADER, S_WIN_K, S_WIN_SEAT,
- S_POINTS, S_SEEN, S_HANDS, S_DECISIONS, S_REST_TO, S_REST_N, S_ALIVE, S_DELTA0, S_DELTA1, S_OUTCOME,
- S_WINNER, S_HAS_USER) = range(23)
-N_SC = 23
 
 # out row layout
 C_SCORE = 3
@@ -149,53 +110,94 @@ def cards_of16(h16, trump):
     return m
 
 
+class Bundle(NamedTuple):
+    """The state of one game (numba compiles a NamedTuple like a tuple: fields by name, no cost)."""
+
+    deck: np.ndarray      # int64[54]: the shuffled deck, drawn lazily (rng.draw_lazy): 36 cards dealt,
+    #                       deck[sc[S_TOP]:54] is what is left of the stock
+    legal: np.ndarray     # int64[16]: legal move codes of the current decision (``decision``)
+    user_view: np.ndarray  # int64[view.VIEW_SIZE]: what a user strategy sees (``fill_view``; a field
+    #                        named ``view`` would clash with numba's ndarray.view check)
+    h54: np.ndarray       # int64[4]: the nine cards dealt to each seat (54-bit masks)
+    h16: np.ndarray       # int64[4]: trumps each seat holds once trump is named (strength masks)
+    bids: np.ndarray      # int64[4]: each seat's bid this hand (-1 not yet, 0 pass, 4..10, MOON)
+    received: np.ndarray  # int64[4]: cards each seat was dealt in the refill (-1 before it)
+    tmp: np.ndarray       # int64[64]: scratch (trace lists, the sampler's pool)
+    trick: np.ndarray     # int64[4]: card each seat played to the current trick (-1 none)
+    scores: np.ndarray    # int64[2]: per team
+    taken: np.ndarray     # int64[2]: points each team took this hand
+    deal_rng: np.ndarray  # uint64[4]: the deal stream
+    play_rng: np.ndarray  # uint64[4]: the strategies' stream
+    sc: np.ndarray        # int64[N_SC]: scalar registers, indexed by the S_* codes
+    played: np.ndarray    # int64[4]: trumps each seat played this hand (strength masks)
+    disc: np.ndarray      # int64[4]: trumps each seat discarded this hand (strength masks)
+    got54: np.ndarray     # int64[5]: refill cards dealt to each seat (54-bit), [4] the rest of the stock
+    fw: np.ndarray        # float64[10, 17]: the Monte Carlo sampler's weights (``prepare_hidden``)
+    scratch: np.ndarray   # uint64[4]: for trace previews of the stock
+
+
+class MCWork(NamedTuple):
+    """Scratch of the ``mc`` strategy (``mc_move``)."""
+
+    roll: Bundle          # the state of one rollout
+    samp: Bundle          # the sampled state all the moves of one sample start from
+    out: np.ndarray       # int64[N_COLUMNS]: a scratch out row
+    trace: np.ndarray     # int64[1, trace.WIDTH]: a trace buffer (never written: tracing off)
+    totals: np.ndarray    # int64[16]: summed value per legal move
+
+
 @njit(cache=True)
 def workspace(params):
-    """One state bundle (see the module docstring), allocated once per block of games."""
-    return (np.zeros(NCARDS, dtype=np.int64), np.zeros(16, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
-            np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(4, dtype=np.int64), np.zeros(64, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(4, dtype=np.uint64),
-            np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(4, dtype=np.int64), np.zeros(5, dtype=np.int64), np.zeros((10, 17), dtype=np.float64), np.zeros(4, dtype=np.uint64))
+    """One state bundle (``Bundle``), allocated once per block of games."""
+    return Bundle(np.zeros(NCARDS, dtype=np.int64), np.zeros(16, dtype=np.int64),
+                  np.zeros(vw.VIEW_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64),
+                  np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(64, dtype=np.int64),
+                  np.zeros(4, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64),
+                  np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64),
+                  np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(5, dtype=np.int64),
+                  np.zeros((10, 17), dtype=np.float64), np.zeros(4, dtype=np.uint64))
 
 
 @njit(cache=True, _nrt=False)
 def copy_bundle(src, dst):
-    """Copy a whole state (``src`` into ``dst``)."""
-    for a, b in ((src[0], dst[0]), (src[1], dst[1]), (src[3], dst[3]), (src[4], dst[4]), (src[5], dst[5]),
-                 (src[6], dst[6]), (src[8], dst[8]), (src[9], dst[9]), (src[10], dst[10]), (src[13], dst[13]),
-                 (src[14], dst[14]), (src[15], dst[15]), (src[16], dst[16])):
+    """Copy a whole state (``src`` into ``dst``) but the sampler's weights ``fw`` and the
+    scratch arrays (``user_view``, ``tmp``, ``scratch``)."""
+    for a, b in ((src.deck, dst.deck), (src.legal, dst.legal), (src.h54, dst.h54), (src.h16, dst.h16),
+                 (src.bids, dst.bids), (src.received, dst.received), (src.trick, dst.trick),
+                 (src.scores, dst.scores), (src.taken, dst.taken), (src.sc, dst.sc), (src.played, dst.played),
+                 (src.disc, dst.disc), (src.got54, dst.got54)):
         for i in range(a.shape[0]):
             b[i] = a[i]
     for j in range(4):
-        dst[11][j] = src[11][j]
-        dst[12][j] = src[12][j]
+        dst.deal_rng[j] = src.deal_rng[j]
+        dst.play_rng[j] = src.play_rng[j]
 
 
 @njit(cache=True, _nrt=False)
 def fill_view(ws, seat, kind, params):
-    deck, legal, view, h54, h16, bids, received, tmp, trick, scores, taken = ws[:11]
-    sc = ws[13]
+    """Write ``ws.user_view``, what ``seat`` sees at its decision of ``kind`` (layout: view.py);
+    reads the bundle, nothing hidden from the seat."""
+    view, h54, h16, bids, received, trick, scores, taken, sc = (ws.user_view, ws.h54, ws.h16, ws.bids, ws.received,
+                                                                 ws.trick, ws.scores, ws.taken, ws.sc)
     trump = sc[S_TRUMP]
-    view[V_SEAT] = seat
-    view[V_KIND] = kind
-    view[V_DEALER] = sc[S_DEALER]
-    view[V_PITCHER] = sc[S_PITCHER] if kind != K_BID else -1
-    view[V_HIGH] = sc[S_HIGH]
-    view[V_TRUMP] = trump if kind >= K_GIVE else -1
-    view[V_HAND] = h54[seat] if kind <= K_TRUMP else cards_of16(h16[seat], trump)
-    view[V_SEEN] = cards_of16(sc[S_SEEN], trump) if kind == K_PLAY else 0
+    view[vw.SEAT] = seat
+    view[vw.KIND] = kind
+    view[vw.DEALER] = sc[S_DEALER]
+    view[vw.PITCHER] = sc[S_PITCHER] if kind != KIND_BID else -1
+    view[vw.HIGH] = sc[S_HIGH]
+    view[vw.TRUMP] = trump if kind >= KIND_GIVE else -1
+    view[vw.HAND] = h54[seat] if kind <= KIND_TRUMP else cards_of16(h16[seat], trump)
+    view[vw.SEEN] = cards_of16(sc[S_SEEN], trump) if kind == KIND_PLAY else 0
     for s in range(4):
-        view[V_TRICK + s] = trick[s]
-        view[V_RECEIVED + s] = received[s]
-        view[V_BIDS + s] = bids[s]
-    view[V_LEADER] = sc[S_LEADER] if kind == K_PLAY else -1
+        view[vw.TRICK + s] = trick[s]
+        view[vw.RECEIVED + s] = received[s]
+        view[vw.BIDS + s] = bids[s]
+    view[vw.LEADER] = sc[S_LEADER] if kind == KIND_PLAY else -1
     for t in range(2):
-        view[V_SCORES + t] = scores[t]
-        view[V_TAKEN + t] = taken[t]
-    view[V_REST] = NCARDS - sc[S_TOP] if kind == K_GIVE else 0
-    view[V_TARGET] = params[P_TARGET]
+        view[vw.SCORES + t] = scores[t]
+        view[vw.TAKEN + t] = taken[t]
+    view[vw.REST] = NCARDS - sc[S_TOP] if kind == KIND_GIVE else 0
+    view[vw.TARGET] = params[P_TARGET]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -231,13 +233,12 @@ def emit_mask(trace, tag, mask, tmp):
 # ---- the rules, once ----------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def start_hand(ws, out, trace, tracing):
-    """Deal hand ``sc[S_HANDS] + 1`` (nine cards each, one at a time from left of the
-    dealer, from the game's deal stream) and open the bidding."""
-    deck, legal, view, h54, h16, bids, received, tmp, trick, scores, taken, deal_rng = ws[:12]
-    sc, played, disc, got54 = ws[13], ws[14], ws[15], ws[16]
-    sc[S_HANDS] += 1
-    dealer = sc[S_DEALER]
+def open_hand(ws):
+    """A new hand before the deal: every per-hand array cleared, the deck in order, the
+    bidding open (left of the dealer ``sc[S_DEALER]`` bids first). Writes the bundle but
+    ``h54`` stays empty: ``start_hand`` deals, ``load_position`` sets the seat's own cards."""
+    deck, h54, h16, bids, received, trick, taken = ws.deck, ws.h54, ws.h16, ws.bids, ws.received, ws.trick, ws.taken
+    sc, played, disc, got54 = ws.sc, ws.played, ws.disc, ws.got54
     for c in range(NCARDS):
         deck[c] = c
     for s in range(4):
@@ -252,56 +253,65 @@ def start_hand(ws, out, trace, tracing):
     got54[4] = 0
     taken[0] = 0
     taken[1] = 0
-    s = dealer
-    for i in range(36):
-        s = (s + 1) & 3
-        c = draw_lazy(deck, i, NCARDS, deal_rng)
-        h54[s] |= np.int64(1) << c
-    sc[S_TOP] = 36
+    sc[S_TOP] = DEALT
     sc[S_PHASE] = PH_BID
     sc[S_TURN] = 0
     sc[S_HIGH] = 0
     sc[S_PITCHER] = -1
     sc[S_TRUMP] = -1
-    sc[S_SEAT] = (dealer + 1) & 3
+    sc[S_SEAT] = (sc[S_DEALER] + 1) & 3
     sc[S_SEEN] = 0
     sc[S_REST_TO] = -1
     sc[S_REST_N] = 0
     sc[S_LEADER] = -1
     sc[S_ALIVE] = 0
+
+
+@njit(cache=True, _nrt=False)
+def start_hand(ws, out, trace, tracing):
+    """Deal hand ``sc[S_HANDS] + 1`` (nine cards each, one at a time from left of the
+    dealer, from the game's deal stream) and open the bidding."""
+    deck, h54, tmp, deal_rng, sc = ws.deck, ws.h54, ws.tmp, ws.deal_rng, ws.sc
+    sc[S_HANDS] += 1
+    open_hand(ws)
+    dealer = sc[S_DEALER]
+    s = dealer
+    for i in range(DEALT):
+        s = (s + 1) & 3
+        c = draw_lazy(deck, i, NCARDS, deal_rng)
+        h54[s] |= np.int64(1) << c
     if tracing:
         tr.emit(trace, EV_DEAL, sc[S_HANDS], dealer, 0, 0)
         for p in range(4):
             emit_mask(trace, p, h54[p], tmp)
-        tr.emit_list(trace, TAG_STOCK, tmp, preview_into(deck, 36, NCARDS, deal_rng, tmp, ws[18]))
+        tr.emit_list(trace, TAG_STOCK, tmp, preview_into(deck, DEALT, NCARDS, deal_rng, tmp, ws.scratch))
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def decision(ws, fill):
     """(seat, kind, number of legal moves) of the current decision; ``legal`` is written
     for bids, trumps and give always, for discards and plays only when ``fill``."""
-    legal, h16, sc = ws[1], ws[4], ws[13]
+    legal, h16, sc = ws.legal, ws.h16, ws.sc
     ph = sc[S_PHASE]
     seat = sc[S_SEAT]
     if ph == PH_BID:
-        stuck = sc[S_TURN] == 3 and sc[S_HIGH] == 0
-        return seat, K_BID, bid_options(sc[S_HIGH], stuck, legal)
+        return seat, KIND_BID, bid_options(sc[S_HIGH], dealer_stuck(sc[S_TURN], sc[S_HIGH]), legal)
     if ph == PH_TRUMP:
         for t in range(4):
             legal[t] = MOVE_TRUMP0 + t
-        return seat, K_TRUMP, 4
+        return seat, KIND_TRUMP, 4
     if ph == PH_GIVE:
         legal[0] = MOVE_KEEP
         legal[1] = MOVE_GIVE
-        return seat, K_GIVE, 2
+        return seat, KIND_GIVE, 2
     if fill:
         trump_legal(h16[seat], sc[S_TRUMP], legal)
-    return seat, (K_DISCARD if ph == PH_DISCARD else K_PLAY), popcount(h16[seat])
+    return seat, (KIND_DISCARD if ph == PH_DISCARD else KIND_PLAY), popcount(h16[seat])
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def start_trick(ws, leader):
-    trick, h16, sc = ws[8], ws[4], ws[13]
+    trick, h16, sc = ws.trick, ws.h16, ws.sc
     for j in range(4):
         trick[j] = -1
     alive = 0
@@ -332,10 +342,10 @@ def later_in_trick(sc, seat):
 def next_discarder(ws):
     """From turn ``sc[S_TURN]`` on (0 = left of the dealer), the first seat holding more
     than six trumps becomes the one to move; play starts when there is none."""
-    h16, sc = ws[4], ws[13]
+    h16, sc = ws.h16, ws.sc
     while sc[S_TURN] < 4:
         s = (sc[S_DEALER] + 1 + sc[S_TURN]) & 3
-        if popcount(h16[s]) > 6:
+        if popcount(h16[s]) > KEEP:
             sc[S_PHASE] = PH_DISCARD
             sc[S_SEAT] = s
             return
@@ -351,7 +361,7 @@ def next_discarder(ws):
 @njit(cache=True, _nrt=False)
 def score_hand(params, ws, out, trace, tracing):
     """The hand is over: score it (sc gets the score changes and the game's winner)."""
-    scores, taken, sc, trick = ws[9], ws[10], ws[13], ws[8]
+    scores, taken, sc, trick = ws.scores, ws.taken, ws.sc, ws.trick
     for j in range(4):
         trick[j] = -1
     high, pitcher = sc[S_HIGH], sc[S_PITCHER]
@@ -384,17 +394,63 @@ def score_hand(params, ws, out, trace, tracing):
         tr.emit(trace, tr.LIST, 2, taken[1], 0, 0)
 
 
+@njit(cache=True, _nrt=False)
+def name_trump(ws, trump):
+    """The pitcher names ``trump``: every seat keeps only its trumps (``h16`` from ``h54``)."""
+    h54, h16, sc = ws.h54, ws.h16, ws.sc
+    sc[S_TRUMP] = trump
+    for p in range(4):
+        h16[p] = trumps_of(h54[p], trump)  # non-trumps discarded
+
+
+@njit(cache=True, _nrt=False)
+def take_card(ws, seat, card, rest):
+    """``seat`` is dealt ``card`` from the stock, in the refill (``got54[seat]``) or as part of
+    the rest (``got54[4]``); a trump joins its ``h16``, a non-trump is dead."""
+    got54 = ws.got54
+    got54[4 if rest else seat] |= np.int64(1) << card
+    k = STRENGTH[ws.sc[S_TRUMP], card]
+    if k >= 0:
+        ws.h16[seat] |= 1 << k
+
+
+@njit(cache=True, _nrt=False)
+def close_refill(ws, top):
+    """The refill is over with the stock at ``top``: the pitcher's give decision when cards
+    are left, else the discards (then the play)."""
+    sc = ws.sc
+    sc[S_TOP] = top
+    sc[S_REST_N] = NCARDS - top
+    if top < NCARDS:
+        sc[S_PHASE] = PH_GIVE
+        sc[S_SEAT] = sc[S_PITCHER]
+        return
+    sc[S_TURN] = 0
+    next_discarder(ws)
+
+
+@njit(cache=True, _nrt=False)
+def close_rest(ws, receiver):
+    """The rest of the stock went to ``receiver``: the discards (then the play)."""
+    sc = ws.sc
+    sc[S_REST_TO] = receiver
+    sc[S_TOP] = NCARDS
+    sc[S_TURN] = 0
+    next_discarder(ws)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def apply_move(params, ws, move, out, trace, tracing):
     """The player to move makes ``move``; then everything automatic up to the next
     decision (or the end of the hand, scored)."""
-    deck, legal, view, h54, h16, bids, received, tmp, trick, scores, taken, deal_rng = ws[:12]
-    sc, played, disc, got54 = ws[13], ws[14], ws[15], ws[16]
+    deck, h16, bids, received, tmp, trick, taken, deal_rng = (ws.deck, ws.h16, ws.bids, ws.received, ws.tmp,
+                                                               ws.trick, ws.taken, ws.deal_rng)
+    sc, played, disc = ws.sc, ws.played, ws.disc
     ph = sc[S_PHASE]
     seat = sc[S_SEAT]
     dealer = sc[S_DEALER]
     if ph == PH_BID:
-        if sc[S_TURN] == 3 and sc[S_HIGH] == 0:
+        if dealer_stuck(sc[S_TURN], sc[S_HIGH]):
             out[C_STUCK] += 1
         b = move - MOVE_BID0
         bids[seat] = b
@@ -411,10 +467,7 @@ def apply_move(params, ws, move, out, trace, tracing):
             sc[S_SEAT] = (seat + 1) & 3
         return
     if ph == PH_TRUMP:
-        trump = move - MOVE_TRUMP0
-        sc[S_TRUMP] = trump
-        for p in range(4):
-            h16[p] = trumps_of(h54[p], trump)  # non-trumps discarded
+        name_trump(ws, move - MOVE_TRUMP0)
         # refill from the stock, from left of the dealer
         top = sc[S_TOP]
         s = dealer
@@ -428,49 +481,30 @@ def apply_move(params, ws, move, out, trace, tracing):
                 tmp[cnt] = c
                 cnt += 1
                 need -= 1
-                got54[s] |= np.int64(1) << c
-                k = STRENGTH[trump, c]
-                if k >= 0:
-                    h16[s] |= 1 << k
+                take_card(ws, s, c, False)
             received[s] = cnt
             if tracing:
                 tr.emit(trace, EV_REFILL, s, 0, 0, 0)
                 tr.emit_list(trace, 0, tmp, cnt)
-        sc[S_TOP] = top
-        sc[S_REST_N] = NCARDS - top
-        if top < NCARDS:
-            sc[S_PHASE] = PH_GIVE
-            sc[S_SEAT] = sc[S_PITCHER]
-            return
-        sc[S_TURN] = 0
-        next_discarder(ws)
+        close_refill(ws, top)
     elif ph == PH_GIVE:
-        trump = sc[S_TRUMP]
-        receiver = seat if move == MOVE_KEEP else (seat + 2) & 3
-        sc[S_REST_TO] = receiver
-        top = sc[S_TOP]
+        receiver = rest_receiver(seat, move)
         cnt = 0
-        while top < NCARDS:
+        for top in range(sc[S_TOP], NCARDS):
             c = draw_lazy(deck, top, NCARDS, deal_rng)
-            top += 1
             tmp[cnt] = c
             cnt += 1
-            got54[4] |= np.int64(1) << c
-            k = STRENGTH[trump, c]
-            if k >= 0:
-                h16[receiver] |= 1 << k
-        sc[S_TOP] = top
+            take_card(ws, receiver, c, True)
         if tracing:
             tr.emit(trace, EV_REST, receiver, 0, 0, 0)
             tr.emit_list(trace, 0, tmp, cnt)
-        sc[S_TURN] = 0
-        next_discarder(ws)
+        close_rest(ws, receiver)
     elif ph == PH_DISCARD:
         k = STRENGTH[sc[S_TRUMP], move]
         h16[seat] &= ~(1 << k)
         disc[seat] |= 1 << k
         out[C_LOST] += POINTS16[k]
-        if popcount(h16[seat]) <= 6:
+        if popcount(h16[seat]) <= KEEP:
             sc[S_TURN] += 1
             next_discarder(ws)
     else:  # PH_PLAY
@@ -512,7 +546,7 @@ def apply_move(params, ws, move, out, trace, tracing):
 def hand_value(params, ws, team):
     """What ``mc`` maximises for ``team`` once the hand is scored: its score change minus
     the other team's; a moon that decides the game counts +-target for the pitcher's team."""
-    sc = ws[13]
+    sc = ws.sc
     v = sc[S_DELTA0] - sc[S_DELTA1]
     if team == 1:
         v = -v
@@ -528,7 +562,7 @@ def hand_value(params, ws, team):
 def own_change(params, ws, team):
     """The evaluation outcome of a bid decision: ``team``'s score change this hand; a moon
     that decides the game counts +target for the team that wins, -target for the other."""
-    sc = ws[13]
+    sc = ws.sc
     v = sc[S_DELTA0] if team == 0 else sc[S_DELTA1]
     if sc[S_OUTCOME] != 0:
         win = (sc[S_OUTCOME] == 1) == ((sc[S_PITCHER] & 1) == team)
@@ -539,7 +573,7 @@ def own_change(params, ws, team):
 @njit(cache=True, _nrt=False)
 def made_bid(ws):
     """1 if the pitcher's team made its bid this (scored) hand."""
-    sc, taken = ws[13], ws[10]
+    sc, taken = ws.sc, ws.taken
     pt = sc[S_PITCHER] & 1
     high = sc[S_HIGH]
     if high == MOON:
@@ -556,6 +590,20 @@ def made_bid(ws):
 
 #: rejection sampling of the bids (inference) gives up after this many draws of one sample
 MAX_TRIES = 1 << 20
+
+
+@njit(cache=True, _nrt=False)
+def shuffled_bits(mask, width, out, rng):
+    """The set bits of ``mask`` below bit ``width``, in a random order (a Fisher-Yates shuffle
+    drawn from ``rng``), into ``out[0:n]``; returns ``n``."""
+    n = 0
+    for b in range(width):
+        if (mask >> b) & 1:
+            out[n] = b
+            n += 1
+    for i in range(n - 1):
+        draw_lazy(out, i, n, rng)
+    return n
 
 
 @njit(cache=True, _nrt=False)
@@ -614,7 +662,7 @@ def hidden_weights(ws, me):
     and the played ones are fixed). Returns the number of trumps ``me`` did not see dealt to
     itself.
     """
-    h54, received, sc, played, got54, fw = ws[3], ws[6], ws[13], ws[14], ws[16], ws[17]
+    h54, received, sc, played, got54, fw = ws.h54, ws.received, ws.sc, ws.played, ws.got54, ws.fw
     ph = sc[S_PHASE]
     trump = sc[S_TRUMP]
     mine = TRUMP54[trump] & (h54[me] | got54[me])
@@ -631,7 +679,7 @@ def hidden_weights(ws, me):
         if s != me:
             xn = rest_n if (rest_to == s) else 0
             alive = ((sc[S_ALIVE] >> s) & 1) == 1
-            pc = 1 if ws[8][s] >= 0 else 0
+            pc = 1 if ws.trick[s] >= 0 else 0
             p = popcount(played[s])
             pb = p - pc
             done = i < sc[S_TURN]
@@ -674,16 +722,10 @@ def resample_hidden(ws, me, rng):
     consistent deal equally likely), and another seat's discards down to six uniform among
     its trumps that it did not play. Returns False when no deal fits.
     """
-    deck, h54, h16, sc, played, disc, fw = ws[0], ws[3], ws[4], ws[13], ws[14], ws[15], ws[17]
+    deck, h54, h16, sc, played, disc, fw = ws.deck, ws.h54, ws.h16, ws.sc, ws.played, ws.disc, ws.fw
     ph = sc[S_PHASE]
     if ph <= PH_TRUMP:
-        n = 0
-        for c in range(NCARDS):
-            if not ((h54[me] >> c) & 1):
-                deck[n] = c
-                n += 1
-        for i in range(n - 1):
-            draw_lazy(deck, i, n, rng)
+        shuffled_bits(~h54[me], NCARDS, deck, rng)
         n = 0
         for s in range(4):
             if s != me:
@@ -707,7 +749,7 @@ def prepare_hidden(ws, me):
     """The sampler's weights for ``me`` after trump (``fw`` rows 0..3: per group, 4..8:
     forward sums, 9: unknown trumps). They depend on public facts only, so a decision
     computes them once for all its samples. Returns False when no deal fits."""
-    sc, fw = ws[13], ws[17]
+    sc, fw = ws.sc, ws.fw
     tu = hidden_weights(ws, me)
     rest_open = sc[S_PHASE] == PH_GIVE
     rest_n = sc[S_REST_N]
@@ -740,14 +782,14 @@ def draw_hidden(ws, me, rng):
     h16 and disc of the other seats (disc: the unplayed trumps it discarded down to six),
     and in a give decision the trumps of the undealt rest into ``deck[top:]`` (non-trump
     fillers after them). tmp[0:16] and tmp[40:44] are scratch."""
-    deck, h16, sc, played, disc, fw = ws[0], ws[4], ws[13], ws[14], ws[15], ws[17]
+    deck, h16, sc, played, disc, fw = ws.deck, ws.h16, ws.sc, ws.played, ws.disc, ws.fw
     ph = sc[S_PHASE]
     trump = sc[S_TRUMP]
     rest_open = ph == PH_GIVE
     rest_n = sc[S_REST_N]
     mi = (me - sc[S_DEALER] - 1) & 3
     tu = np.int64(fw[9, 0])
-    counts = ws[7][40:44]  # tmp[0:16] is the pool below
+    counts = ws.tmp[40:44]  # tmp[0:16] is the pool below
     rem = tu
     for i in range(3, -1, -1):
         if i == mi and not rest_open:
@@ -767,14 +809,8 @@ def draw_hidden(ws, me, rng):
         rem -= pick
     # the trumps nobody has shown to ``me``
     v = FULL16 & ~(h16[me] | disc[me] | sc[S_SEEN])
-    pool = ws[7]
-    n = 0
-    for k in range(16):
-        if (v >> k) & 1:
-            pool[n] = k
-            n += 1
-    for i in range(n - 1):
-        draw_lazy(pool, i, n, rng)
+    pool = ws.tmp
+    shuffled_bits(v, 16, pool, rng)
     p = 0
     for i in range(4):
         s = (sc[S_DEALER] + 1 + i) & 3
@@ -823,7 +859,7 @@ def complete_deal(ws, me, rng, buf):
     C(n,x) (k fitting the refill count), the trumps are split at random in those sizes, and
     the unseen non-trumps are dealt at random to the places left: given the trump counts
     this is the uniform deal."""
-    deck, h54, h16, received, sc, played, disc, got54 = ws[0], ws[3], ws[4], ws[6], ws[13], ws[14], ws[15], ws[16]
+    deck, h54, h16, received, sc, played, disc, got54 = ws.deck, ws.h54, ws.h16, ws.received, ws.sc, ws.played, ws.disc, ws.got54
     trump = sc[S_TRUMP]
     rest_to, rest_n = sc[S_REST_TO], sc[S_REST_N]
     known = h54[me] | got54[me]
@@ -863,13 +899,7 @@ def complete_deal(ws, me, rng, buf):
                             if w > 0.0 and (pk < 0 or u >= acc):
                                 pk, pg = k, g
                             acc += w
-            n = 0
-            for b in range(16):
-                if (f >> b) & 1:
-                    tl[n] = b
-                    n += 1
-            for j in range(n - 1):
-                draw_lazy(tl, j, n, rng)
+            shuffled_bits(f, 16, tl, rng)
             nine = np.int64(0)
             for j in range(pk):
                 nine |= np.int64(1) << CARD_AT[trump, tl[j]]
@@ -909,7 +939,7 @@ def bids_fit(ws, me, strat):
     mc is modelled by its base strategy (heuristic with the default share); random bids
     uniformly among the legal bids, whatever the hand (no information). A stuck dealer's 4
     is forced."""
-    h54, bids, sc = ws[3], ws[5], ws[13]
+    h54, bids, sc = ws.h54, ws.bids, ws.sc
     high = 0
     pitcher = -1
     for i in range(4):
@@ -941,7 +971,7 @@ def sample_state(base_ws, ws, me, rng, strat, infer, complete, buf):
     (``complete_deal``); ``infer``: exact conditioning on the other seats' bids by rejection
     (redraw until ``bids_fit``; implies a whole deal). Returns the number of draws, or -1
     when none fitted in MAX_TRIES."""
-    after_trump = base_ws[13][S_PHASE] > PH_TRUMP
+    after_trump = base_ws.sc[S_PHASE] > PH_TRUMP
     for tries in range(1, MAX_TRIES + 1):
         copy_bundle(base_ws, ws)
         if after_trump:
@@ -964,17 +994,17 @@ def draw_samples(seed, base_ws, me, strat, infer, complete, h16_out, disc_out, h
     buf = np.zeros(64, dtype=np.int64)
     rng = np.zeros(4, dtype=np.uint64)
     copy_bundle(base_ws, ws)
-    if ws[13][S_PHASE] > PH_TRUMP:
+    if ws.sc[S_PHASE] > PH_TRUMP:
         prepare_hidden(ws, me)
     for j in range(h16_out.shape[0]):
         seed_stream(rng, seed, j, DEAL)
         tries_out[j] = sample_state(base_ws, ws, me, rng, strat, infer, complete, buf)
         for s in range(4):
-            h16_out[j, s] = ws[4][s]
-            disc_out[j, s] = ws[15][s]
-            h54_out[j, s] = ws[3][s]
+            h16_out[j, s] = ws.h16[s]
+            disc_out[j, s] = ws.disc[s]
+            h54_out[j, s] = ws.h54[s]
         for s in range(5):
-            got_out[j, s] = ws[16][s]
+            got_out[j, s] = ws.got54[s]
 
 
 @njit(cache=True)
@@ -989,7 +1019,7 @@ def held_table(base_ws, me, out):
     copy_bundle(base_ws, ws)
     if not prepare_hidden(ws, me):
         return False
-    sc, played, fw = ws[13], ws[14], ws[17]
+    sc, played, fw = ws.sc, ws.played, ws.fw
     ph = sc[S_PHASE]
     tu = np.int64(fw[9, 0])
     mi = (me - sc[S_DEALER] - 1) & 3
@@ -1020,26 +1050,25 @@ def held_table(base_ws, me, out):
 @njit(cache=True, _nrt=False, inline="always")
 def base_move(sid, share, ws, seat, kind, n):
     """A move of built-in strategy ``sid`` (random or heuristic) at the current decision."""
-    legal, h54, h16, bids, received, play_rng, sc = ws[1], ws[3], ws[4], ws[5], ws[6], ws[12], ws[13]
+    legal, h54, h16, bids, received, play_rng, sc = ws.legal, ws.h54, ws.h16, ws.bids, ws.received, ws.play_rng, ws.sc
     trump = sc[S_TRUMP]
-    if kind == K_BID:
+    if kind == KIND_BID:
         if sid == st.RANDOM:
             return legal[randbelow(play_rng, n)]
         pitcher = sc[S_PITCHER]
         partner_high = pitcher >= 0 and (pitcher & 1) == (seat & 1)
-        stuck = sc[S_TURN] == 3 and sc[S_HIGH] == 0
-        return st.heuristic_bid(h54[seat], sc[S_HIGH], partner_high, stuck, share)
-    if kind == K_TRUMP:
+        return st.heuristic_bid(h54[seat], sc[S_HIGH], partner_high, dealer_stuck(sc[S_TURN], sc[S_HIGH]), share)
+    if kind == KIND_TRUMP:
         if sid == st.RANDOM:
             return legal[randbelow(play_rng, n)]
         return MOVE_TRUMP0 + st.best_suit(h54[seat])[0]
-    if kind == K_GIVE:
+    if kind == KIND_GIVE:
         if sid == st.RANDOM:
             return legal[randbelow(play_rng, n)]
         return st.heuristic_give(h16[seat], received[(seat + 2) & 3])
     if sid == st.RANDOM:
         return CARD_AT[trump, st.random_trump_card(h16[seat], play_rng)]
-    if kind == K_DISCARD:
+    if kind == KIND_DISCARD:
         return CARD_AT[trump, st.heuristic_discard(h16[seat])]
     return CARD_AT[trump, st.heuristic_play(h16[seat], sc[S_SEEN], seat, sc[S_WIN_K], sc[S_WIN_SEAT],
                                             sc[S_POINTS], later_in_trick(sc, seat))]
@@ -1049,7 +1078,7 @@ def base_move(sid, share, ws, seat, kind, n):
 def rollout_turns(params, base, ws, out, trace):
     """Play the hand out with every seat using built-in strategy ``base`` (heuristic with
     its default partner share)."""
-    sc = ws[13]
+    sc = ws.sc
     while sc[S_PHASE] != PH_DONE:
         seat, kind, n = decision(ws, False)
         apply_move(params, ws, base_move(base, st.PARTNER_SHARE, ws, seat, kind, n), out, trace, False)
@@ -1061,12 +1090,12 @@ def mc_move(params, ws, mcws, seat, n, k, base):
     hand with the base strategy (same sample and same random numbers for every move);
     the move with the best mean value (``hand_value``; ties: the earlier legal move)."""
     roll, samp, scratch, trace, totals = mcws
-    legal, play_rng = ws[1], ws[12]
+    legal, play_rng = ws.legal, ws.play_rng
     if n == 1:
         return legal[0]
     team = seat & 1
     totals[:] = 0
-    after_trump = ws[13][S_PHASE] > PH_TRUMP
+    after_trump = ws.sc[S_PHASE] > PH_TRUMP
     if after_trump:
         copy_bundle(ws, samp)
         prepare_hidden(samp, seat)
@@ -1074,15 +1103,15 @@ def mc_move(params, ws, mcws, seat, n, k, base):
         k = 4 * k  # bid and trump: once a hand, and a moon's +-target swing needs more samples
     for j in range(k):
         copy_bundle(ws, samp)
-        seed_stream(samp[11], play_rng[0], j, DEAL)
+        seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
         if after_trump:
-            draw_hidden(samp, seat, samp[11])
+            draw_hidden(samp, seat, samp.deal_rng)
         else:
-            resample_hidden(samp, seat, samp[11])
+            resample_hidden(samp, seat, samp.deal_rng)
         for i in range(n):
             copy_bundle(samp, roll)
-            seed_stream(roll[11], play_rng[1], j, DEAL)
-            seed_stream(roll[12], play_rng[1], j, PLAY)
+            seed_stream(roll.deal_rng, play_rng[1], j, DEAL)
+            seed_stream(roll.play_rng, play_rng[1], j, PLAY)
             apply_move(params, roll, legal[i], scratch, trace, False)
             rollout_turns(params, base, roll, scratch, trace)
             totals[i] += hand_value(params, roll, team)
@@ -1105,7 +1134,7 @@ def choose_move(params, strat, ws, mcws, seat, kind, n):
     if sid == st.MC:
         return mc_move(params, ws, mcws, seat, n, strat[seat, 1], strat[seat, 2])
     fill_view(ws, seat, kind, params)
-    return user_strategy(-1 - sid, ws[2], ws[1], n, ws[12])
+    return user_strategy(-1 - sid, ws.user_view, ws.legal, n, ws.play_rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1113,7 +1142,7 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
     """Play the hand on from the current decision (the first move ``forced`` if >= 0).
 
     Returns 0, or -1 after an illegal user move (``err`` filled)."""
-    legal, sc = ws[1], ws[13]
+    legal, sc = ws.legal, ws.sc
     while sc[S_PHASE] != PH_DONE:
         seat = sc[S_SEAT]
         sid = strat[seat, 0]
@@ -1138,7 +1167,7 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
 
 @njit(cache=True, _nrt=False)
 def finish(ws, out, trace, tracing):
-    scores, sc = ws[9], ws[13]
+    scores, sc = ws.scores, ws.sc
     winners = 5 if sc[S_WINNER] == 0 else 10
     out[0] = winners
     out[1] = sc[S_HANDS]
@@ -1154,7 +1183,7 @@ def finish(ws, out, trace, tracing):
 def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced):
     """From the middle of a hand: finish it, then play hands until a team has won.
     Returns 0, or -1 after an illegal user move."""
-    sc = ws[13]
+    sc = ws.sc
     if play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced) < 0:
         return -1
     while sc[S_WINNER] < 0:
@@ -1168,23 +1197,24 @@ def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced):
 
 @njit(cache=True)
 def mc_workspace(params):
-    return (workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
-            np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64))
+    """The ``mc`` strategy's scratch (``MCWork``)."""
+    return MCWork(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
+                  np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    scores, sc = ws[9], ws[13]
-    seed_stream(ws[11], seed, index, DEAL)
-    seed_stream(ws[12], seed, index, PLAY)
+    scores, sc = ws.scores, ws.sc
+    seed_stream(ws.deal_rng, seed, index, DEAL)
+    seed_stream(ws.play_rng, seed, index, PLAY)
     out[:] = 0
     err[0] = -1
     scores[0] = 0
     scores[1] = 0
     sc[:] = 0
     sc[S_WINNER] = -1
-    sc[S_DEALER] = randbelow(ws[11], 4)
+    sc[S_DEALER] = randbelow(ws.deal_rng, 4)
     start_hand(ws, out, trace, tracing)
     play_rest(params, strat, ws, mcws, out, err, trace, tracing, -1)
 
@@ -1214,6 +1244,271 @@ def run_traced(seed, index, params, strat, out_row, err_row, trace):
 
 # ---- evaluation from a position ----------------------------------------------------------------
 
+#: a stand-in for "still holds a trump nobody has seen", above the 16 strength bits: set in the
+#: h16 of another seat while a position is replayed (load_position), so that the rules see
+#: it alive where the history says it is
+PHANTOM = np.int64(1) << 16
+
+
+@njit(cache=True, _nrt=False)
+def refuse(err, code, a, b, c, d):
+    """Record why a position is impossible (``err``: [code, four arguments]); returns False."""
+    err[0], err[1], err[2], err[3], err[4] = code, a, b, c, d
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def trick_empty(ws):
+    """Whether nobody has played to the current trick yet."""
+    for s in range(4):
+        if ws.trick[s] >= 0:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def others_placeholders(ws, me, trump, plays, done, alive):
+    """The ``h16`` another seat needs for the replay of the play: the trumps it plays in the
+    history, and ``PHANTOM`` when it still holds one at the start of the current trick
+    (``alive``) that it has not played yet (plays ``done`` on are the current trick)."""
+    h16 = ws.h16
+    for s in range(4):
+        if s != me:
+            h16[s] = 0
+    current = 0
+    for j in range(plays.shape[0]):
+        s, k = plays[j, 0], STRENGTH[trump, plays[j, 1]]
+        if s != me and k >= 0:
+            h16[s] |= np.int64(1) << k
+        if j >= done:
+            current |= 1 << s
+    for s in range(4):
+        if s != me and (alive >> s) & 1 and not (current >> s) & 1:
+            h16[s] |= PHANTOM
+
+
+@njit(cache=True, _nrt=False)
+def replay_bids(params, ws, bids, out, trace, err):
+    """The bids (0 pass, 4..10, MOON), each checked against the legal bids (``decision``)
+    and applied (``apply_move``). Returns False (``err`` set) at the first impossible one."""
+    sc = ws.sc
+    for i in range(bids.shape[0]):
+        if sc[S_PHASE] != PH_BID:
+            return refuse(err, E_BID_AFTER_END, i, 0, 0, 0)
+        seat, _, n = decision(ws, True)
+        move = MOVE_BID0 + bids[i]
+        if not is_in(move, ws.legal, n):
+            if dealer_stuck(sc[S_TURN], sc[S_HIGH]):
+                return refuse(err, E_STUCK_DEALER, 0, 0, 0, 0)
+            return refuse(err, E_BID_NOT_ABOVE, bids[i], seat, sc[S_HIGH], 0)
+        apply_move(params, ws, move, out, trace, False)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def replay_refill(ws, me, received, refill54, err):
+    """The refill counts (by seat), checked against the rule for ``me`` (``refill_need`` of the
+    trumps it kept) and for everyone against the stock left; ``me``'s cards join its hand
+    (``take_card``). The other seats' cards are hidden: nothing is dealt to them."""
+    sc = ws.sc
+    top = DEALT
+    for i in range(4):
+        s = (sc[S_DEALER] + 1 + i) & 3
+        r = received[s]
+        left = NCARDS - top
+        most = min(refill_need(np.int64(0)), left)
+        if r > most:
+            return refuse(err, E_REFILL_TOO_MANY, s, r, left, 0)
+        if s == me:
+            need = min(refill_need(ws.h16[me]), left)
+            if r != need:
+                return refuse(err, E_REFILL_OWN, s, popcount(ws.h16[me]), need, r)
+            for c in range(NCARDS):
+                if (refill54 >> c) & 1:
+                    take_card(ws, me, c, False)
+        ws.received[s] = r
+        top += r
+    close_refill(ws, top)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def replay_rest(ws, me, rest_to, rest54, err):
+    """The rest of the stock went to ``rest_to``: the pitcher's give decision is the legal move
+    that hands it there (``rest_receiver``); ``me``'s cards join its hand when it got them."""
+    sc = ws.sc
+    seat, _, n = decision(ws, True)
+    found = False
+    for i in range(n):
+        found = found or rest_receiver(seat, ws.legal[i]) == rest_to
+    if not found:
+        return refuse(err, E_REST_TO, seat, rest_to, 0, 0)
+    if rest_to == me:
+        if popcount(rest54) != sc[S_REST_N]:
+            return refuse(err, E_REST_COUNT, popcount(rest54), sc[S_REST_N], 0, 0)
+        for c in range(NCARDS):
+            if (rest54 >> c) & 1:
+                take_card(ws, me, c, True)
+    elif rest54 != 0:
+        return refuse(err, E_REST_UNSEEN, me, 0, 0, 0)
+    close_rest(ws, rest_to)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def another_discards(ws, me, err):
+    """Whether the rules now ask another seat than ``me`` to discard: its history would have
+    it hold more than six trumps (refused)."""
+    if ws.sc[S_PHASE] == PH_DISCARD and ws.sc[S_SEAT] != me:
+        refuse(err, E_TOO_MANY_TRUMPS, ws.sc[S_SEAT], 0, 0, 0)
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def replay_discards(params, ws, me, discards, out, trace, err):
+    """``me``'s discards, each a legal discard decision of ``me`` (``decision``), applied."""
+    sc = ws.sc
+    for i in range(discards.shape[0]):
+        if another_discards(ws, me, err):
+            return False
+        if sc[S_PHASE] != PH_DISCARD:
+            return refuse(err, E_DISCARD_TOO_MANY, me, popcount(ws.h16[me]) - discards.shape[0] + i, 0, 0)
+        _, _, n = decision(ws, True)
+        if not is_in(discards[i], ws.legal, n):
+            return refuse(err, E_DISCARD_NOT_HELD, discards[i], 0, 0, 0)
+        apply_move(params, ws, discards[i], out, trace, False)
+    return not another_discards(ws, me, err)
+
+
+@njit(cache=True, _nrt=False)
+def replay_plays(params, ws, me, plays, ends, out, trace, err):
+    """The plays (seat, card) in order, each the legal move of the seat the rules give the
+    turn to (``decision``, ``apply_move``: leaders, turns, winners, points taken), the
+    completed tricks ending where ``ends`` says (exclusive indices into ``plays``)."""
+    sc = ws.sc
+    own = ws.h54[me] | ws.got54[me] | (ws.got54[4] if sc[S_REST_TO] == me else 0)
+    t = 0  # the trick of play j: 0 the first
+    for j in range(plays.shape[0]):
+        first = j == 0
+        if t < ends.shape[0] and j == ends[t]:
+            t += 1
+            first = True
+        trick_no = t + 1
+        seat, card = plays[j, 0], plays[j, 1]
+        if sc[S_PHASE] != PH_PLAY:
+            return refuse(err, E_HAND_OVER, 0, 0, 0, 0)
+        if STRENGTH[sc[S_TRUMP], card] < 0:
+            return refuse(err, E_NOT_TRUMP, card, 0, 0, 0)
+        if seat != me and (own >> card) & 1:
+            return refuse(err, E_CARD_OF_SEAT, seat, card, me, 0)
+        if first and not trick_empty(ws):
+            return refuse(err, E_TRICK_OPEN, trick_no - 1, sc[S_SEAT], 0, 0)
+        if not first and trick_empty(ws):
+            return refuse(err, E_TRICK_OVER, trick_no, seat, 0, 0)
+        if seat != sc[S_SEAT]:
+            return refuse(err, E_OUT_OF_TURN, trick_no, seat, sc[S_SEAT], 0)
+        _, _, n = decision(ws, True)
+        if not is_in(card, ws.legal, n):
+            return refuse(err, E_PLAY_NOT_HELD, seat, card, 0, 0)
+        apply_move(params, ws, card, out, trace, False)
+    if sc[S_PHASE] != PH_PLAY:
+        return refuse(err, E_HAND_OVER, 0, 0, 0, 0)
+    current = plays.shape[0] - (ends[ends.shape[0] - 1] if ends.shape[0] > 0 else 0)
+    if current == 0 and not trick_empty(ws):
+        return refuse(err, E_TRICK_OPEN, ends.shape[0], sc[S_SEAT], 0, 0)
+    if current > 0 and trick_empty(ws):
+        return refuse(err, E_TRICK_DONE, 0, 0, 0, 0)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def check_alive(ws, me, alive, err):
+    """The seats holding trumps at the start of the current trick, as the rules have them
+    after the replay, against ``alive`` (the position's ``out``)."""
+    have = ws.sc[S_ALIVE]
+    for s in range(4):
+        given, ruled = (alive >> s) & 1, (have >> s) & 1
+        if given != ruled:
+            if s != me:
+                return refuse(err, E_OUT_PLAYED, s, 0, 0, 0)
+            return refuse(err, E_OWN_OUT if ruled else E_OWN_NONE, s, 0, 0, 0)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def replay_after_trump(params, ws, me, received, refill54, rest_to, rest54, discards, plays, ends, alive, out,
+                       trace, err):
+    """``load_position`` from the refill on: refill, rest, ``me``'s discards, the plays; stops
+    at the first decision the history does not settle."""
+    sc = ws.sc
+    if not replay_refill(ws, me, received, refill54, err):
+        return False
+    if sc[S_PHASE] == PH_GIVE:
+        if rest_to < 0:
+            return True  # the give decision
+        if not replay_rest(ws, me, rest_to, rest54, err):
+            return False
+    elif rest_to >= 0:
+        return refuse(err, E_NO_REST, 0, 0, 0, 0)
+    if not replay_discards(params, ws, me, discards, out, trace, err):
+        return False
+    if sc[S_PHASE] == PH_DISCARD:
+        if plays.shape[0] > 0:
+            return refuse(err, E_DISCARD_FIRST, me, popcount(ws.h16[me]), 0, 0)
+        return True  # a discard decision of me
+    return replay_plays(params, ws, me, plays, ends, out, trace, err) and check_alive(ws, me, alive, err)
+
+
+@njit(cache=True)
+def load_position(params, ws, me, dealer, scores, hand54, bids, trump, received, refill54, rest_to, rest54,
+                  discards, plays, ends, alive, err):
+    """Set ``ws`` to the position of seat ``me`` by replaying its public history through the
+    rules the games are played with (``decision`` for the legal moves, ``apply_move`` and its
+    helpers for their effects). The cards ``me`` cannot see stay empty: the sampler draws
+    them (``resample_hidden``).
+
+    The history: ``scores`` int64[2] before the hand; ``hand54`` ``me``'s nine cards; ``bids``
+    int64[b] (0 pass, 4..10, MOON) from left of the dealer; ``trump`` -1 (not named yet) or
+    0..3; then ``received`` int64[4] (refill counts by seat), ``refill54`` (``me``'s refill
+    cards), ``rest_to`` (-1: the give decision is next) and ``rest54`` (the rest, when ``me``
+    got it), ``discards`` int64[d] (``me``'s, in order), ``plays`` int64[m, 2] (seat, card) in
+    play order, the completed tricks ending at ``ends`` int64[t] (exclusive), the current
+    trick after them, and ``alive`` (bit mask: the seats holding trumps at the start of the
+    current trick). The replay stops where the history stops: the decision there is the
+    position's (``decision(ws, True)``).
+
+    Writes ``err`` int64[5]: [E_OK] or [code, arguments] of the first fact the rules refuse
+    (codes.E_*); returns whether the history was possible."""
+    out = np.zeros(N_COLUMNS, dtype=np.int64)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    sc = ws.sc
+    err[:] = 0
+    sc[:] = 0
+    sc[S_WINNER] = -1
+    sc[S_HANDS] = 1
+    sc[S_DEALER] = dealer
+    ws.scores[0], ws.scores[1] = scores[0], scores[1]
+    open_hand(ws)
+    ws.h54[me] = hand54
+    if not replay_bids(params, ws, bids, out, trace, err):
+        return False
+    if trump < 0:
+        return True
+    if sc[S_PHASE] != PH_TRUMP:
+        return refuse(err, E_BIDDING_OPEN, 0, 0, 0, 0)
+    name_trump(ws, trump)
+    done = ends[ends.shape[0] - 1] if ends.shape[0] > 0 else 0
+    others_placeholders(ws, me, trump, plays, done, alive)
+    ok = replay_after_trump(params, ws, me, received, refill54, rest_to, rest54, discards, plays, ends, alive,
+                            out, trace, err)
+    for s in range(4):
+        if s != me:
+            ws.h16[s] = 0  # the placeholders: the sampler deals the hidden trumps
+    return ok
+
+
+
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, lo, hi, bid_decision,
                    infer, complete):
@@ -1236,7 +1531,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
     team = seat & 1
     nw = worlds.shape[0]
     copy_bundle(base_ws, samp)
-    if samp[13][S_PHASE] > PH_TRUMP:
+    if samp.sc[S_PHASE] > PH_TRUMP:
         prepare_hidden(samp, seat)  # samp's fw: copy_bundle leaves it alone
     for j in range(lo, hi):
         seed_stream(sample_rng, seed, start + j, DEAL)
@@ -1245,8 +1540,8 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
             w = (start + j) % nw
             for s in range(4):
                 if s != seat:
-                    samp[4][s] = worlds[w, s]
-                    samp[15][s] = 0
+                    samp.h16[s] = worlds[w, s]
+                    samp.disc[s] = 0
         elif sample_state(base_ws, samp, seat, sample_rng, strat, infer, complete, buf) < 0:
             for i in range(options.shape[0]):
                 result[j, i, 0] = -998
@@ -1254,15 +1549,15 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
         for i in range(options.shape[0]):
             # the same hidden cards and the same future for every option (common random numbers)
             copy_bundle(samp, ws)
-            seed_stream(ws[11], seed, start + j, ROLL_DEAL)
-            seed_stream(ws[12], seed, start + j, PLAY)
+            seed_stream(ws.deal_rng, seed, start + j, ROLL_DEAL)
+            seed_stream(ws.play_rng, seed, start + j, PLAY)
             if play_turns(params, strat, ws, mcws, out, err, trace, False, options[i]) < 0:
                 result[j, i, 0] = -999
                 continue
             result[j, i, 0] = own_change(params, ws, team) if bid_decision else made_bid(ws)
-            if ws[13][S_WINNER] < 0:
+            if ws.sc[S_WINNER] < 0:
                 play_rest(params, strat, ws, mcws, out, err, trace, False, -1)
-            result[j, i, 1] = 1 if ws[13][S_WINNER] == team else 0
+            result[j, i, 1] = 1 if ws.sc[S_WINNER] == team else 0
 
 
 @njit(parallel=True, cache=True)
@@ -1284,7 +1579,7 @@ def count_fits(seed, base_ws, me, strat, n):
     buf = np.zeros(64, dtype=np.int64)
     rng = np.zeros(4, dtype=np.uint64)
     copy_bundle(base_ws, ws)
-    if ws[13][S_PHASE] > PH_TRUMP:
+    if ws.sc[S_PHASE] > PH_TRUMP:
         prepare_hidden(ws, me)
     seed_stream(rng, seed, 0, DEAL)
     fits = 0
@@ -1310,16 +1605,16 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi):
             copy_bundle(base_ws, ws)
             seed_stream(sample_rng, seed, start + j, DEAL)
             resample_hidden(ws, seat, sample_rng)
-            seed_stream(ws[11], seed, start + j, ROLL_DEAL)
-            seed_stream(ws[12], seed, start + j, PLAY)
+            seed_stream(ws.deal_rng, seed, start + j, ROLL_DEAL)
+            seed_stream(ws.play_rng, seed, start + j, PLAY)
             # the seat is the pitcher (at 4: no strategy's play depends on the bid level)
-            sc = ws[13]
+            sc = ws.sc
             sc[S_PHASE] = PH_TRUMP
             sc[S_PITCHER] = seat
             sc[S_HIGH] = 4
             sc[S_SEAT] = seat
             play_turns(params, strat, ws, mcws, out, err, trace, False, MOVE_TRUMP0 + t)
-            result[j, t] = ws[10][seat & 1]
+            result[j, t] = ws.taken[seat & 1]
 
 
 @njit(parallel=True, cache=True)

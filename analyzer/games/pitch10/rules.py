@@ -12,39 +12,35 @@ so the highest trump of a set is its highest bit and ``CARD_AT[t, k]`` is the ca
 Points by strength are the same for every trump suit (``POINTS16``): A, J, off-jack, HJ,
 LJ, T and 2 one each, the 3 three.
 
-Move codes (one space for all decisions, so an error message can name any move)::
-
-    bid:     60 pass, 64..70 bids 4..10, 71 moon
-    trump:   80 C, 81 D, 82 H, 83 S
-    give:    90 keep, 91 give
-    discard, play: the card code 0..53
-
-Kernel parameter array (``params``), in the order of the spec's options:
-``[target, made_bid_scores_taken]``.
+Move codes, kinds, phases and the parameter layout are in ``codes.py`` (defined once).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from analyzer.games.pitch10.codes import (  # noqa: F401 (re-exported: the rules' names)
+    ALL_POINTS,
+    HAND_SIZE,
+    HIGH_JOKER,
+    KEEP,
+    LOW_JOKER,
+    LOWEST_BID,
+    MOON,
+    MOVE_BID0,
+    MOVE_GIVE,
+    MOVE_KEEP,
+    MOVE_MOON,
+    MOVE_PASS,
+    MOVE_TRUMP0,
+    NCARDS,
+    P_TAKEN_VARIANT,
+    P_TARGET,
+)
 from analyzer.jit import njit
 
-P_TARGET, P_TAKEN_VARIANT = 0, 1
-
-LOW_JOKER, HIGH_JOKER = 52, 53
-NCARDS = 54
-HAND_SIZE = 9
-KEEP = 6
-MOON = 11  # a moon bid, above 10
-ALL_POINTS = 10
-
-MOVE_PASS = 60
-MOVE_BID0 = 60  # a bid b (4..10, 11 = moon) is MOVE_BID0 + b
-MOVE_MOON = 71
-MOVE_TRUMP0 = 80
-MOVE_KEEP, MOVE_GIVE = 90, 91
-
 FULL16 = 0xFFFF
+ACE16 = 15  # the strength of the ace of trump, the highest
 #: points of the trump of each strength
 POINTS16 = np.array([1, 3, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1], dtype=np.int64)
 POINT_MASK16 = 0
@@ -137,15 +133,29 @@ def bid_options(high: np.int64, stuck: bool, legal: np.ndarray) -> np.int64:
     """Legal bid moves given the highest bid so far (0: none); ``stuck``: the dealer
     after three passes, whose only move is 4. Returns how many were written."""
     if stuck:
-        legal[0] = MOVE_BID0 + 4
+        legal[0] = MOVE_BID0 + LOWEST_BID
         return 1
     legal[0] = MOVE_PASS
     n = 1
-    lo = high + 1 if high >= 4 else 4
+    lo = high + 1 if high >= LOWEST_BID else LOWEST_BID
     for b in range(lo, MOON + 1):
         legal[n] = MOVE_BID0 + b
         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def dealer_stuck(turn: np.int64, high: np.int64) -> bool:
+    """Whether the bidder at ``turn`` (0 = left of the dealer) is the dealer after three
+    passes, whose only bid is 4."""
+    return turn == 3 and high == 0
+
+
+@njit(cache=True, inline="always")
+def rest_receiver(pitcher: np.int64, move: np.int64) -> np.int64:
+    """Who gets the rest of the stock after the pitcher's give decision ``move``: the
+    pitcher (keep) or its partner (give)."""
+    return pitcher if move == MOVE_KEEP else (pitcher + 2) & 3
 
 
 @njit(cache=True)

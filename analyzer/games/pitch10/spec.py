@@ -16,19 +16,27 @@ from analyzer.stats import Accumulator, wilson
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
 
-# must match kernel.py / rules.py (kept here so that decoding a record needs no numba)
-EV_DEAL, EV_DECIDE, EV_PITCHER, EV_REFILL, EV_REST, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7, 8
-TAG_STOCK = 100
-KINDS = ("bid", "trump", "give", "discard", "play")
-MOON = 11
-BID_LEVELS = (4, 5, 6, 7, 8, 9, 10, 11)
-SUITS = "CDHS"
-#: must match strategies.PARTNER_SHARE
-DEFAULT_PARTNER_SHARE = 25
-
-
-def bid_name(b: int) -> str:
-    return "moon" if b == MOON else ("pass" if b == 0 else str(b))
+from analyzer.games.pitch10 import codes
+from analyzer.games.pitch10.codes import (
+    BID_LEVELS,
+    EV_DEAL,
+    EV_DECIDE,
+    EV_GAME_END,
+    EV_HAND_END,
+    EV_PITCHER,
+    EV_REFILL,
+    EV_REST,
+    EV_TRICK,
+    HAND_SIZE,
+    KEEP,
+    KINDS,
+    MOON,
+    SUITS,
+    TAG_STOCK,
+)
+from analyzer.games.pitch10.rules import ACE16, FULL16, POINTS16, STRENGTH, game_winner
+from analyzer.games.pitch10.strategies import HEURISTIC, MC, PARTNER_SHARE as DEFAULT_PARTNER_SHARE
+from analyzer.games.pitch10.view import bid_name, move_code, move_name
 
 
 def _level_name(b: int) -> str:
@@ -37,32 +45,10 @@ def _level_name(b: int) -> str:
 
 class Pitch10Spec(GameSpec):
     def move_name(self, code: int) -> str:
-        if 0 <= code < 54:
-            return token(code)
-        if code == 60:
-            return "pass"
-        if 64 <= code <= 71:
-            return bid_name(code - 60)
-        if 80 <= code <= 83:
-            return SUITS[code - 80]
-        if code in (90, 91):
-            return "keep" if code == 90 else "give"
-        return f"<move code {code}>"
+        return move_name(code)
 
     def move_code(self, name: str) -> int:
-        if name == "pass":
-            return 60
-        if name == "moon":
-            return 71
-        if name.isdigit():
-            return 60 + int(name)
-        if name in ("C", "D", "H", "S"):
-            return 80 + SUITS.index(name)
-        if name in ("keep", "give"):
-            return 90 if name == "keep" else 91
-        from analyzer.cards import parse_card
-
-        return parse_card(name)
+        return move_code(name)
 
     def extra_columns(self, rules: dict[str, Any]) -> list[str]:
         return ([f"bids_{_level_name(b)}" for b in BID_LEVELS] + [f"made_{_level_name(b)}" for b in BID_LEVELS]
@@ -203,14 +189,14 @@ class Pitch10Spec(GameSpec):
         if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
             from analyzer.games.pitch10 import kernel
 
-        pos = _Position(rules, position)
         params = self.params(rules)
-        ws = pos.bundle(params)
+        pos = load_position(rules, position, params)
+        ws = pos.ws
         bid = pos.kind == "bid"
         strat = np.ascontiguousarray(strat, dtype=np.int64)
         informative = bool(infer) and bool(_informative_bidders(pos, strat))
         # an mc rollout seat samples from its own view: it needs a whole deal, not only the trumps
-        has_mc = bool((strat[:, 0] == 2).any())
+        has_mc = bool((strat[:, 0] == MC).any())
         extra: dict[str, Any] = {"infer": bool(infer), "bids_read": informative}
         if informative:
             probe = 20_000
@@ -267,10 +253,10 @@ class Pitch10Spec(GameSpec):
 
         from analyzer.games.pitch10 import kernel
 
-        pos = _Position(rules, position)
-        ws = pos.bundle(self.params(rules))
+        pos = load_position(rules, position, self.params(rules))
+        ws = pos.ws
         if strat is None:
-            strat = np.array([[1, DEFAULT_PARTNER_SHARE, 0, 0]] * 4, dtype=np.int64)
+            strat = np.array([[HEURISTIC, DEFAULT_PARTNER_SHARE, 0, 0]] * 4, dtype=np.int64)
         strat = np.ascontiguousarray(strat, dtype=np.int64)
         out = {k: np.zeros((n, 4), dtype=np.int64) for k in ("h16", "disc", "h54")}
         out["got54"] = np.zeros((n, 5), dtype=np.int64)
@@ -299,13 +285,12 @@ class Pitch10Spec(GameSpec):
         if kernel is None:  # else the kernel with user strategies bound
             from analyzer.games.pitch10 import kernel
 
+        # only the seat's cards, the dealer and the scores matter here: the kernel makes the seat
+        # the pitcher (the bids of the position are not replayed)
         hand_only = {k: v for k, v in position.items() if k in ("seat", "players", "dealer", "scores", "hand", "rules")}
-        seat = _seat(position.get("seat", 0), "seat")
-        dealer = _seat(position.get("dealer", (seat + 3) % 4), "dealer")
-        hand_only["bids"] = ["pass"] * ((seat - dealer - 1) % 4)  # only the cards matter here
-        pos = _Position(rules, hand_only)
         params = self.params(rules)
-        ws = pos.bundle(params)
+        pos = load_position(rules, hand_only, params, whose_turn=False)
+        ws = pos.ws
         samples = int(samples)
         if samples < 1:
             raise AnalyzerError(f"--samples must be positive, not {samples}")
@@ -356,17 +341,15 @@ def bid_tables(points: "np.ndarray", rules: dict[str, Any], own_score: int) -> d
     return {"bid_points": pd.DataFrame(dist_rows), "bid_table": table}
 
 
-def _informative_bidders(pos: "_Position", strat) -> list[int]:
-    """The other seats whose bid so far tells something under their rollout strategy's
-    bidding rule (kernel.bids_fit): heuristic, or mc (modelled by its base strategy) with a
-    heuristic base. A random bidder's bid does not depend on its hand."""
-    order = [(pos.dealer + 1 + i) % 4 for i in range(4)]
+def _informative_bidders(pos: "Position", strat) -> list[int]:
+    """The other seats that have bid, whose bid tells something under their rollout
+    strategy's bidding rule (kernel.bids_fit): heuristic, or mc (modelled by its base
+    strategy) with a heuristic base. A random bidder's bid does not depend on its hand."""
     seats = []
-    for i, b in enumerate(pos.bids):
-        s = order[i]
+    for s in range(4):
         sid = int(strat[s, 0])
-        model = int(strat[s, 2]) if sid == 2 else sid
-        if s != pos.seat and model == 1:
+        model = int(strat[s, 2]) if sid == MC else sid
+        if s != pos.seat and int(pos.ws.bids[s]) >= 0 and model == HEURISTIC:
             seats.append(s)
     return seats
 
@@ -391,11 +374,11 @@ def enumerate_worlds(ws, seat: int, limit: int):
     table = np.zeros((17, 17, 17))
     if not K.held_table(ws, seat, table):
         return None
-    sc = ws[13]
-    own = int(ws[4][seat])
-    pool = 0xFFFF & ~(own | int(ws[15][seat]) | int(sc[K.S_SEEN]))
+    own = int(ws.h16[seat])
+    pool = FULL16 & ~(own | int(ws.disc[seat]) | register(ws, "SEEN"))
     cards = [k for k in range(16) if pool >> k & 1]
-    others = [s for s in ((int(sc[K.S_DEALER]) + 1 + i) % 4 for i in range(4)) if s != seat]
+    # the other seats in the order held_table's axes have them (refill order)
+    others = [s for s in ((register(ws, "DEALER") + 1 + i) % 4 for i in range(4)) if s != seat]
     vectors = []
     count = 0
     for (a, b, c) in zip(*np.nonzero(table)):
@@ -426,27 +409,24 @@ def enumerate_worlds(ws, seat: int, limit: int):
     return np.array(masks, dtype=np.int64), np.array(weights, dtype=np.float64)
 
 
-def equivalent_options(pos: "_Position", ws) -> list[list[int]] | None:
+def equivalent_options(pos: "Position", ws) -> list[list[int]] | None:
     """Groups of the seat's legal trumps (play and discard decisions) that are interchangeable:
     next to each other in the seat's hand, the same points, and no trump between them that
     another seat may hold or discard (every trump between is played, or was discarded by the
     seat). The ace is never merged: the heuristic never plays it onto its partner's trick
     (it does the jack), so for it the A and a jack next to it are not alike. Bid, trump and
     keep-or-give options are never merged. None when no two are."""
-    from analyzer.games.pitch10.kernel import S_SEEN
-    from analyzer.games.pitch10.rules import POINTS16
-
     if pos.kind not in ("play", "discard"):
         return None
-    ks = [_strength(pos.trump, c) for c in pos.legal]
-    live = 0xFFFF & ~(int(ws[4][pos.seat]) | int(ws[15][pos.seat]) | int(ws[13][S_SEEN]))
+    ks = [int(STRENGTH[pos.trump, c]) for c in pos.legal]
+    live = FULL16 & ~(int(ws.h16[pos.seat]) | int(ws.disc[pos.seat]) | register(ws, "SEEN"))
     groups: list[list[int]] = []
     for i in sorted(range(len(ks)), key=lambda i: ks[i]):
         k = ks[i]
         if groups:
             j = ks[groups[-1][-1]]
             between = live & ((1 << k) - 1) & ~((1 << (j + 1)) - 1)
-            if POINTS16[j] == POINTS16[k] and 15 not in (j, k) and not between:
+            if POINTS16[j] == POINTS16[k] and ACE16 not in (j, k) and not between:
                 groups[-1].append(i)
                 continue
         groups.append([i])
@@ -454,6 +434,71 @@ def equivalent_options(pos: "_Position", ws) -> list[list[int]] | None:
 
 
 # ---- positions --------------------------------------------------------------------------------
+#
+# Python reads a position's format (keys, card tokens, duplicates, counts); what happened is
+# replayed by the compiled rules (kernel.load_position), which refuse an impossible history
+# with a code (codes.E_*) that ``_REFUSALS`` turns into the one-line message.
+
+def register(ws, name: str) -> int:
+    """A scalar register of a kernel state bundle by name: ``register(ws, "SEEN")`` reads
+    ``ws.sc[codes.S_SEEN]`` (the only way Python reads them)."""
+    return int(ws.sc[getattr(codes, "S_" + name)])
+
+
+_REFUSALS = {
+    codes.E_BID_AFTER_END: lambda i, *_: f"too many bids: the bidding ended after {i}",
+    codes.E_STUCK_DEALER: lambda *_: "after three passes the dealer must bid 4",
+    codes.E_BID_NOT_ABOVE: lambda b, s, high, _: (f"bid {bid_name(b)} by seat {s} is not above the highest bid "
+                                                 f"{bid_name(high)}"),
+    codes.E_BIDDING_OPEN: lambda *_: "the bidding is not over (give all bids, from left of the dealer)",
+    codes.E_REFILL_TOO_MANY: lambda s, r, left, _: (f"seat {s} cannot be dealt {r} cards in the refill ({left} left "
+                                                   "in the stock)"),
+    codes.E_REFILL_OWN: lambda s, k, need, r: (f"seat {s} holds {k} trumps in its hand: it is dealt {need} in the "
+                                              f"refill, not {r}"),
+    codes.E_REST_TO: lambda p, x, *_: f"the rest goes to the pitcher (seat {p}) or its partner, not seat {x}",
+    codes.E_NO_REST: lambda *_: "no card was left after the refill: there is no rest_to",
+    codes.E_REST_COUNT: lambda n, left, *_: f"rest lists {n} card(s); {left} were left",
+    codes.E_REST_UNSEEN: lambda s, *_: f"seat {s} did not get the rest: it has not seen those cards",
+    codes.E_DISCARD_NOT_HELD: lambda c, *_: f"discarded: a seat discards only trumps it holds, not {token(c)}",
+    codes.E_DISCARD_TOO_MANY: lambda s, n, *_: f"seat {s} discards down to exactly {KEEP} trumps, not {n}",
+    codes.E_DISCARD_FIRST: lambda s, n, *_: f"seat {s} holds {n} trumps: it discards down to {KEEP} before any play",
+    codes.E_NOT_TRUMP: lambda c, *_: f"{token(c)} is not a trump: only trumps are played",
+    codes.E_PLAY_NOT_HELD: lambda s, c, *_: f"seat {s} played {token(c)}, a card it did not hold",
+    codes.E_CARD_OF_SEAT: lambda s, c, me, _: f"seat {s} played {token(c)}, a card of seat {me}",
+    codes.E_OUT_OF_TURN: lambda t, s, x, _: f"trick {t}: seats do not play in turn: seat {x} is to play, not seat {s}",
+    codes.E_TRICK_OPEN: lambda t, x, *_: (f"trick {t} is not complete: seat {x} still holds a trump and plays to it "
+                                          "(seats do not play in turn)"),
+    codes.E_TRICK_OVER: lambda t, s, *_: (f"trick {t}: seat {s} plays after the trick is complete (seats do not play "
+                                          "in turn)"),
+    codes.E_TRICK_DONE: lambda *_: "the current trick is complete: list it under played",
+    codes.E_HAND_OVER: lambda *_: "nobody holds a trump any more: the hand is over, there is no decision",
+    codes.E_OWN_OUT: lambda s, *_: f"seat {s} holds trumps: it is not out",
+    codes.E_OWN_NONE: lambda s, *_: f"seat {s} holds no trump: it has no decision",
+    codes.E_OUT_PLAYED: lambda s, *_: f"out: seat {s} plays in the current trick, so it was not out",
+    codes.E_TOO_MANY_TRUMPS: lambda s, *_: (f"impossible position: seat {s} would hold more than {KEEP} trumps "
+                                            "after the discards"),
+}
+
+#: what to-move means in each phase, for the message when the position's seat is not the one
+_WHO_MOVES = {"bid": "bids next", "trump": "(the pitcher) names trump", "give": "(the pitcher) keeps or gives the rest",
+              "discard": "discards next", "play": "plays next"}
+#: position keys that only exist once trump is named
+_AFTER_TRUMP = ("received", "refill", "rest_to", "rest", "discarded", "played", "trick", "out")
+
+
+class Position:
+    """A position replayed by the engine: what ``seat`` knows at its decision and the kernel
+    state for it (``ws``, a ``kernel.Bundle``; the hidden cards empty, redrawn per sample)."""
+
+    def __init__(self, seat: int, dealer: int, scores: list[int], kind: str, legal: list[int], ws) -> None:
+        self.seat, self.dealer, self.scores, self.kind, self.legal, self.ws = seat, dealer, scores, kind, legal, ws
+        self.trump = register(ws, "TRUMP")
+        self.pitcher = register(ws, "PITCHER")
+
+
+def _given(position: dict[str, Any], key: str) -> bool:
+    return position.get(key) not in (None, [], "")
+
 
 def _seat(value: Any, name: str) -> int:
     seat = _int(value, name)
@@ -462,23 +507,29 @@ def _seat(value: Any, name: str) -> int:
     return seat
 
 
+def _items(value: Any) -> list:
+    return value.replace(",", " ").split() if isinstance(value, str) else list(value)
+
+
 def _cards(value: Any, name: str) -> list[int]:
     from analyzer.cards import CardError, pitch_deck
 
-    items = value.replace(",", " ").split() if isinstance(value, str) else [str(v) for v in value]
     try:
-        return pitch_deck().parse(items, name)
+        return pitch_deck().parse([str(v) for v in _items(value)], name)
     except CardError as exc:
         raise AnalyzerError(f"{name}: {exc}") from None
+
+
+def _mask(cards: list[int]) -> int:
+    return sum(1 << c for c in cards)
 
 
 def _plays(value: Any, name: str) -> list[tuple[int, int]]:
     """``"1:AS 2:3S"`` or ``["1:AS", [2, "3S"]]`` -> [(seat, card), ...]."""
     from analyzer.cards import CardError, parse_card
 
-    items = value.replace(",", " ").split() if isinstance(value, str) else list(value)
     plays = []
-    for item in items:
+    for item in _items(value):
         if isinstance(item, str):
             seat_text, colon, card_text = item.partition(":")
             if not colon:
@@ -505,346 +556,151 @@ def _tricks(value: Any) -> list[list[tuple[int, int]]]:
 
 def _bid_value(text: Any) -> int:
     t = str(text).strip().lower()
-    if t == "pass":
-        return 0
-    if t == "moon":
-        return MOON
-    if t.isdigit() and 4 <= int(t) <= 10:
-        return int(t)
-    raise AnalyzerError(f"a bid is pass, 4..10 or moon, not {text!r}")
+    names = {bid_name(b): b for b in (0, *BID_LEVELS)}
+    if t not in names:
+        raise AnalyzerError(f"a bid is pass, 4..10 or moon, not {text!r}")
+    return names[t]
 
 
-def _strength(trump: int, card: int) -> int:
-    from analyzer.games.pitch10.rules import STRENGTH
+def _check_frame(rules: dict[str, Any], position: dict[str, Any]) -> tuple[int, int, list[int], list[int]]:
+    """The keys, seat, dealer, scores and hand of a position (format): (seat, dealer, scores, hand)."""
+    unknown = set(position) - set(Pitch10Spec.position_keys)
+    if unknown:
+        raise AnalyzerError(f"pitch10 positions have no {sorted(unknown)[0]!r} "
+                            f"(keys: {', '.join(Pitch10Spec.position_keys)})")
+    if "players" in position and _int(position["players"], "players") != 4:
+        raise AnalyzerError("pitch10 is played by exactly 4 players")
+    seat = _seat(position.get("seat", 0), "seat")
+    dealer = _seat(position.get("dealer", (seat + 3) % 4), "dealer")
+    scores = [_int(v, "scores") for v in _items(position.get("scores", [0, 0]))]
+    if len(scores) != 2:
+        raise AnalyzerError(f"scores takes 2 numbers (team 0 = seats 0 and 2, team 1), not {len(scores)}")
+    if game_winner(np.array(scores, dtype=np.int64), 0, 0, rules["target"]) >= 0:
+        raise AnalyzerError(f"a team at {max(scores)} has already reached the target {rules['target']}")
+    if "hand" not in position:
+        raise AnalyzerError("a pitch10 position needs the seat's hand: the nine cards it was dealt")
+    hand = _cards(position["hand"], "hand")
+    if len(hand) != HAND_SIZE:
+        raise AnalyzerError(f"a pitch10 hand is the {HAND_SIZE} cards dealt, not {len(hand)}")
+    return seat, dealer, scores, hand
 
-    return int(STRENGTH[trump, card])
+
+def _history(position: dict[str, Any], seat: int, hand: list[int]) -> dict[str, Any]:
+    """The public history of a position as the arrays ``kernel.load_position`` replays
+    (format checks only: tokens, counts, duplicates)."""
+    bids = [_bid_value(b) for b in _items(position.get("bids", []))]
+    h: dict[str, Any] = {"bids": np.array(bids, dtype=np.int64), "trump": -1, "received": np.full(4, -1, np.int64),
+                         "refill": 0, "rest_to": -1, "rest": 0, "discards": np.zeros(0, np.int64),
+                         "plays": np.zeros((0, 2), np.int64), "ends": np.zeros(0, np.int64), "alive": 15}
+    if not _given(position, "trump"):
+        return h
+    trump_text = str(position["trump"]).strip().upper()
+    if len(trump_text) != 1 or trump_text not in SUITS:
+        raise AnalyzerError(f"trump is C, D, H or S, not {position['trump']!r}")
+    h["trump"] = SUITS.index(trump_text)
+    if "received" not in position:
+        raise AnalyzerError("after trump a position needs received: the refill count of each seat")
+    received = [_int(v, "received") for v in _items(position["received"])]
+    if len(received) != 4 or min(received) < 0:
+        raise AnalyzerError("received takes 4 non-negative counts, one per seat")
+    refill = _cards(position.get("refill", []), "refill")
+    if len(refill) != received[seat]:
+        raise AnalyzerError(f"refill lists {len(refill)} card(s) but received says seat {seat} "
+                            f"was dealt {received[seat]}")
+    rest = _cards(position.get("rest", []), "rest")
+    from analyzer.cards import CardError, pitch_deck
+    try:
+        pitch_deck().check(hand + refill + rest, "hand, refill and rest together")
+    except CardError as exc:
+        raise AnalyzerError(str(exc)) from None
+    h.update(received=np.array(received, dtype=np.int64), refill=_mask(refill), rest=_mask(rest),
+             discards=np.array(_cards(position.get("discarded", []), "discarded"), dtype=np.int64))
+    if _given(position, "rest_to"):
+        h["rest_to"] = _seat(position["rest_to"], "rest_to")
+    tricks = _tricks(position.get("played", []))
+    current = _plays(position.get("trick", []), "trick")
+    for i, t in enumerate(tricks):
+        if not t:
+            raise AnalyzerError(f"trick {i + 1} is empty")
+    plays = [p for t in tricks for p in t] + current
+    cards = [c for _, c in plays]
+    if len(set(cards)) != len(cards):
+        raise AnalyzerError("a card is played twice")
+    h["plays"] = np.array(plays, dtype=np.int64).reshape(len(plays), 2)
+    h["ends"] = np.cumsum([len(t) for t in tricks]).astype(np.int64)
+    if "out" in position and position["out"] is not None:
+        outs = {_seat(v, "out") for v in _items(position["out"])}
+        h["alive"] = 15 & ~sum(1 << s for s in outs)
+    elif tricks:  # the default: the seats absent from the last completed trick are out
+        h["alive"] = sum(1 << s for s in {s for s, _ in tricks[-1]})
+    return h
 
 
-class _Position:
-    """A checked position: what ``seat`` knows at its decision, and the kernel state for it."""
+def _replay(params, seat: int, dealer: int, scores: list[int], hand: list[int], h: dict[str, Any]):
+    """The kernel state after the history (kernel.load_position); an impossible one is refused."""
+    from analyzer.games.pitch10 import kernel
 
-    def __init__(self, rules: dict[str, Any], position: dict[str, Any]) -> None:
-        from analyzer.games.pitch10.rules import POINTS16, refill_need
+    ws = kernel.workspace(params)
+    err = np.zeros(5, dtype=np.int64)
+    if not kernel.load_position(params, ws, np.int64(seat), np.int64(dealer), np.array(scores, dtype=np.int64),
+                                np.int64(_mask(hand)), h["bids"], np.int64(h["trump"]), h["received"],
+                                np.int64(h["refill"]), np.int64(h["rest_to"]), np.int64(h["rest"]), h["discards"],
+                                h["plays"], h["ends"], np.int64(h["alive"]), err):
+        code, *args = (int(v) for v in err)
+        raise AnalyzerError(_REFUSALS[code](*args))
+    return ws
 
-        unknown = set(position) - set(Pitch10Spec.position_keys)
-        if unknown:
-            raise AnalyzerError(f"pitch10 positions have no {sorted(unknown)[0]!r} "
-                                f"(keys: {', '.join(Pitch10Spec.position_keys)})")
-        if "players" in position and _int(position["players"], "players") != 4:
-            raise AnalyzerError("pitch10 is played by exactly 4 players")
-        self.seat = seat = _seat(position.get("seat", 0), "seat")
-        self.dealer = dealer = _seat(position.get("dealer", (seat + 3) % 4), "dealer")
-        scores = position.get("scores", [0, 0])
-        self.scores = [_int(v, "scores") for v in (scores.replace(",", " ").split() if isinstance(scores, str)
-                                                     else scores)]
-        if len(self.scores) != 2:
-            raise AnalyzerError(f"scores takes 2 numbers (team 0 = seats 0 and 2, team 1), not {len(self.scores)}")
-        if max(self.scores) >= rules["target"]:
-            raise AnalyzerError(f"a team at {max(self.scores)} has already reached the target {rules['target']}")
-        if "hand" not in position:
-            raise AnalyzerError("a pitch10 position needs the seat's hand: the nine cards it was dealt")
-        self.hand = _cards(position["hand"], "hand")
-        if len(self.hand) != 9:
-            raise AnalyzerError(f"a pitch10 hand is the 9 cards dealt, not {len(self.hand)}")
-        order = [(dealer + 1 + i) % 4 for i in range(4)]
-        bids = position.get("bids", [])
-        if isinstance(bids, str):
-            bids = bids.replace(",", " ").split()
-        self.bids = [_bid_value(b) for b in bids]
-        high, pitcher = 0, -1
-        for i, b in enumerate(self.bids):
-            if i >= 4 or (i > 0 and self.bids[i - 1] == MOON):
-                raise AnalyzerError(f"too many bids: the bidding ended after {i}")
-            if i == 3 and high == 0 and b != 4:
-                raise AnalyzerError("after three passes the dealer must bid 4")
-            if b and b <= high:
-                raise AnalyzerError(f"bid {bid_name(b)} by seat {order[i]} is not above the highest bid {bid_name(high)}")
-            if b:
-                high, pitcher = b, order[i]
-        self.high, self.pitcher = high, pitcher
-        done_bidding = len(self.bids) == 4 or (self.bids and self.bids[-1] == MOON)
-        later = [k for k in ("received", "refill", "rest_to", "rest", "discarded", "played", "trick", "out")
-                 if position.get(k) not in (None, [], "")]
-        self.trump = -1
-        self.legal: list[int] = []
-        self.received = [-1] * 4
-        self.refill: list[int] = []
-        self.rest: list[int] = []
-        self.rest_to = -1
-        self.rest_n = 0
-        self.discarded: list[int] = []
-        self.tricks: list[list[tuple[int, int]]] = []
-        self.current: list[tuple[int, int]] = []
-        if not done_bidding:
-            if position.get("trump") not in (None, "") or later:
-                raise AnalyzerError("the bidding is not over (give all bids, from left of the dealer)")
-            to_move = order[len(self.bids)]
-            if seat != to_move:
-                raise AnalyzerError(f"seat {to_move} bids next, not seat {seat}")
-            self.kind = "bid"
-            from analyzer.games.pitch10.rules import bid_options
 
-            legal = np.zeros(16, dtype=np.int64)
-            n = bid_options(high, len(self.bids) == 3 and high == 0, legal)
-            self.legal = [int(m) for m in legal[:n]]
-            self._check_kind(position)
-            return
-        if position.get("trump") in (None, ""):
-            if later:
-                raise AnalyzerError("trump is not named yet: give trump for a later decision")
-            if seat != pitcher:
-                raise AnalyzerError(f"seat {pitcher} (the pitcher) names trump, not seat {seat}")
-            self.kind = "trump"
-            self.legal = [80, 81, 82, 83]
-            self._check_kind(position)
-            return
-        trump_text = str(position["trump"]).strip().upper()
-        if trump_text not in ("C", "D", "H", "S"):
-            raise AnalyzerError(f"trump is C, D, H or S, not {position['trump']!r}")
-        self.trump = trump = SUITS.index(trump_text)
-        if "received" not in position:
-            raise AnalyzerError("after trump a position needs received: the refill count of each seat")
-        rec = position["received"]
-        self.received = [_int(v, "received") for v in (rec.replace(",", " ").split() if isinstance(rec, str) else rec)]
-        if len(self.received) != 4 or min(self.received) < 0:
-            raise AnalyzerError("received takes 4 non-negative counts, one per seat")
-        self.refill = _cards(position.get("refill", []), "refill")
-        if len(self.refill) != self.received[seat]:
-            raise AnalyzerError(f"refill lists {len(self.refill)} card(s) but received says seat {seat} "
-                                f"was dealt {self.received[seat]}")
-        left = 18
-        for s in order:
-            r = self.received[s]
-            if r > min(6, left):
-                raise AnalyzerError(f"seat {s} cannot be dealt {r} cards in the refill ({left} left in the stock)")
-            if s == seat:
-                k = sum(1 for c in self.hand if _strength(trump, c) >= 0)
-                if r != min(int(refill_need(np.int64(self._mask16(self.hand)))), left):
-                    raise AnalyzerError(f"seat {seat} holds {k} trumps in its hand: it is dealt "
-                                        f"{min(max(0, 6 - k), left)} in the refill, not {r}")
-            left -= r
-        self.rest_n = left
-        if self.rest_n > 0 and position.get("rest_to") in (None, ""):
-            if any(position.get(k) not in (None, [], "") for k in ("rest", "discarded", "played", "trick", "out")):
-                raise AnalyzerError(f"{left} cards are left after the refill: give rest_to (who got them)")
-            if seat != pitcher:
-                raise AnalyzerError(f"seat {pitcher} (the pitcher) keeps or gives the rest, not seat {seat}")
-            self.kind = "give"
-            self.legal = [90, 91]
-        else:
-            if self.rest_n > 0:
-                self.rest_to = _seat(position["rest_to"], "rest_to")
-                if self.rest_to not in (pitcher, (pitcher + 2) % 4):
-                    raise AnalyzerError(f"the rest goes to the pitcher (seat {pitcher}) or its partner, "
-                                        f"not seat {self.rest_to}")
-            elif position.get("rest_to") not in (None, ""):
-                raise AnalyzerError("no card was left after the refill: there is no rest_to")
-            if self.rest_to == seat:
-                self.rest = _cards(position.get("rest", []), "rest")
-                if len(self.rest) != self.rest_n:
-                    raise AnalyzerError(f"rest lists {len(self.rest)} card(s); {self.rest_n} were left")
-            elif position.get("rest") not in (None, [], ""):
-                raise AnalyzerError(f"seat {seat} did not get the rest: it has not seen those cards")
-            self.discarded = _cards(position.get("discarded", []), "discarded")
-            self.kind = ""
-        own = self.hand + self.refill + self.rest
-        from analyzer.cards import CardError, pitch_deck
-        try:
-            pitch_deck().check(own, "hand, refill and rest together")
-        except CardError as exc:
-            raise AnalyzerError(str(exc)) from None
-        final = self._mask16(own)
-        if self.kind == "give":
-            self.h16 = final
-            self._check_kind(position)
-            return
-        disc = self._mask16(self.discarded)
-        if len(self._trumps(self.discarded)) != len(self.discarded) or disc & ~final:
-            raise AnalyzerError("discarded: a seat discards only trumps it holds")
-        held = final & ~disc
-        count = bin(held).count("1")
-        if count > 6:
-            if position.get("played") not in (None, [], "") or position.get("trick") not in (None, [], ""):
-                raise AnalyzerError(f"seat {seat} holds {count} trumps: it discards down to 6 before any play")
-            self.kind = "discard"
-            self.h16 = held
-            self.turn = order.index(seat)
-            self.legal = self._trump_codes(held)
-            self._check_kind(position)
-            return
-        if bin(final).count("1") > 6 and count != 6:
-            raise AnalyzerError(f"seat {seat} discards down to exactly 6 trumps, not {count}")
-        # ---- play
-        self.kind = "play"
-        self.tricks = _tricks(position.get("played", []))
-        self.current = _plays(position.get("trick", []), "trick")
-        seen_cards = [c for t in self.tricks for _, c in t] + [c for _, c in self.current]
-        if len(set(seen_cards)) != len(seen_cards):
-            raise AnalyzerError("a card is played twice")
-        for c in seen_cards:
-            if _strength(trump, c) < 0:
-                raise AnalyzerError(f"{token(c)} is not a trump: only trumps are played")
-        mine_played = 0
-        for t in self.tricks + [self.current]:
-            for s, c in t:
-                if s == seat:
-                    if not (held >> _strength(trump, c)) & 1:
-                        raise AnalyzerError(f"seat {seat} played {token(c)}, a card it did not hold")
-                    mine_played |= 1 << _strength(trump, c)
-                elif c in own:
-                    raise AnalyzerError(f"seat {s} played {token(c)}, a card of seat {seat}")
-        self.h16 = held & ~mine_played
-        if self.h16 == 0:
-            raise AnalyzerError(f"seat {seat} holds no trump: it has no decision")
-        # the tricks: order, leaders, winners
-        alive_prev = 15
-        lead_from = pitcher
-        self.taken = [0, 0]
-        for i, t in enumerate(self.tricks + [self.current]):
-            completed = i < len(self.tricks)
-            seats = [s for s, _ in t]
-            if len(set(seats)) != len(seats):
-                raise AnalyzerError(f"trick {i + 1}: a seat plays twice")
-            if completed:
-                alive = sum(1 << s for s in seats)
-                if not seats:
-                    raise AnalyzerError(f"trick {i + 1} is empty")
-            else:
-                out = position.get("out")
-                if out is None:
-                    alive = alive_prev
-                else:
-                    outs = [_seat(v, "out") for v in (out.replace(",", " ").split() if isinstance(out, str) else out)]
-                    alive = 15 & ~sum(1 << s for s in set(outs))
-                    if alive & ~alive_prev:
-                        raise AnalyzerError("out: a seat that dropped out cannot come back")
-                if not (alive >> seat) & 1:
-                    raise AnalyzerError(f"seat {seat} holds trumps: it is not out")
-            if alive & ~alive_prev:
-                raise AnalyzerError(f"trick {i + 1}: a seat that had no trumps left plays again")
-            leader = lead_from
-            while not (alive >> leader) & 1:
-                leader = (leader + 1) % 4
-            expected = [s for s in ((leader + j) % 4 for j in range(4)) if (alive >> s) & 1]
-            if seats != expected[:len(seats)]:
-                raise AnalyzerError(f"trick {i + 1}: seats {seats} do not play in turn (expected {expected})")
-            if completed:
-                win = max(t, key=lambda p: _strength(trump, p[1]))[0]
-                self.taken[win & 1] += sum(int(POINTS16[_strength(trump, c)]) for _, c in t)
-                lead_from = win
-                alive_prev = alive
-            else:
-                if len(seats) >= len(expected):
-                    raise AnalyzerError("the current trick is complete: list it under played")
-                if expected[len(seats)] != seat:
-                    raise AnalyzerError(f"seat {expected[len(seats)]} plays next, not seat {seat}")
-                self.alive = alive
-                self.leader = leader
-        self.legal = self._trump_codes(self.h16)
-        self._check_kind(position)
+def load_position(rules: dict[str, Any], position: dict[str, Any], params, whose_turn: bool = True) -> Position:
+    """Check a position (format: docs/pitch10.md) and replay its public history with the
+    compiled rules (kernel.load_position): bids, trump, refill, rest, the seat's discards,
+    the tricks. The decision and its legal moves are the engine's at the end of the replay.
+    ``whose_turn`` False (the bid table): the seat need not be the one to move."""
+    from analyzer.games.pitch10 import kernel
 
-    def _check_kind(self, position: dict[str, Any]) -> None:
-        given = position.get("decision")
-        if given not in (None, "") and str(given) != self.kind:
-            raise AnalyzerError(f"this position is a {self.kind} decision, not {given}")
+    seat, dealer, scores, hand = _check_frame(rules, position)
+    h = _history(position, seat, hand)
+    ws = _replay(params, seat, dealer, scores, hand, h)
+    to_move, kind_code, n = (int(v) for v in kernel.decision(ws, True))
+    kind = KINDS[kind_code]
+    _check_nothing_beyond(ws, position, h)
+    if whose_turn and to_move != seat:
+        raise AnalyzerError(f"seat {to_move} {_WHO_MOVES[kind]}, not seat {seat}")
+    given = position.get("decision")
+    if given not in (None, "") and str(given) != kind:
+        raise AnalyzerError(f"this position is a {kind} decision, not {given}")
+    pos = Position(seat, dealer, scores, kind, [int(m) for m in ws.legal[:n]], ws)
+    _check_sample(ws, seat)
+    return pos
 
-    def _mask16(self, cards: list[int]) -> int:
-        m = 0
-        for c in cards:
-            k = _strength(self.trump, c)
-            if k >= 0:
-                m |= 1 << k
-        return m
 
-    def _trumps(self, cards: list[int]) -> list[int]:
-        return [c for c in cards if _strength(self.trump, c) >= 0]
+def _check_nothing_beyond(ws, position: dict[str, Any], h: dict[str, Any]) -> None:
+    """Refuse facts given beyond the decision the replay stopped at."""
+    phase = register(ws, "PHASE")
+    later = [k for k in _AFTER_TRUMP if _given(position, k)]
+    if h["trump"] < 0 and later:
+        if phase == codes.PH_BID:
+            raise AnalyzerError(_REFUSALS[codes.E_BIDDING_OPEN]())
+        raise AnalyzerError("trump is not named yet: give trump for a later decision")
+    if phase == codes.PH_GIVE and any(k in later for k in ("rest", "discarded", "played", "trick", "out")):
+        raise AnalyzerError(f"{register(ws, 'REST_N')} cards are left after the refill: give rest_to (who got them)")
 
-    def _trump_codes(self, h16: int) -> list[int]:
-        from analyzer.games.pitch10.rules import CARD_AT
 
-        return [int(CARD_AT[self.trump, k]) for k in range(16) if (h16 >> k) & 1]
+def _check_sample(ws, seat: int) -> None:
+    """Refuse a position no deal of the hidden cards fits (the sampler finds none)."""
+    from analyzer.games.pitch10 import kernel
 
-    def bundle(self, params):
-        """The kernel state of this position (hidden cards are placeholders: resampled)."""
-        from analyzer.games.pitch10 import kernel as K
-
-        ws = K.workspace(params)
-        deck, h54, h16, bids, received, trick, scores, taken, sc = ws[0], ws[3], ws[4], ws[5], ws[6], ws[8], ws[9], ws[10], ws[13]
-        played, disc, got54 = ws[14], ws[15], ws[16]
-        seat, order = self.seat, [(self.dealer + 1 + i) % 4 for i in range(4)]
-        sc[:] = 0
-        sc[K.S_WINNER] = -1
-        sc[K.S_HANDS] = 1
-        sc[K.S_DEALER] = self.dealer
-        sc[K.S_SEAT] = seat
-        sc[K.S_HIGH] = self.high
-        sc[K.S_PITCHER] = self.pitcher
-        sc[K.S_TRUMP] = self.trump
-        sc[K.S_REST_TO] = self.rest_to
-        sc[K.S_REST_N] = self.rest_n
-        sc[K.S_LEADER] = -1
-        sc[K.S_TOP] = 36
-        scores[:] = self.scores
-        bids[:] = -1
-        for i, b in enumerate(self.bids):
-            bids[order[i]] = b
-        received[:] = self.received
-        trick[:] = -1
-        for c in range(54):
-            deck[c] = c
-        h54[seat] = sum(1 << c for c in self.hand)
-        sc[K.S_PHASE] = {"bid": K.PH_BID, "trump": K.PH_TRUMP, "give": K.PH_GIVE, "discard": K.PH_DISCARD,
-                         "play": K.PH_PLAY}[self.kind]
-        sc[K.S_TURN] = len(self.bids) if self.kind == "bid" else 0
-        if self.kind in ("bid", "trump"):
-            self._check_sample(ws, K)
-            return ws
-        got54[seat] = sum(1 << c for c in self.refill)
-        got54[4] = sum(1 << c for c in self.rest)
-        sc[K.S_TOP] = 54 - self.rest_n if self.kind == "give" else 54
-        h16[seat] = self.h16
-        disc[seat] = self._mask16(self.discarded)
-        if self.kind == "discard":
-            sc[K.S_TURN] = self.turn
-        if self.kind == "play":
-            seen = 0
-            for t in self.tricks + [self.current]:
-                for s, c in t:
-                    k = _strength(self.trump, c)
-                    played[s] |= 1 << k
-                    seen |= 1 << k
-            sc[K.S_SEEN] = seen
-            taken[:] = self.taken
-            sc[K.S_ALIVE] = self.alive
-            sc[K.S_LEADER] = self.leader
-            sc[K.S_WIN_K], sc[K.S_WIN_SEAT], sc[K.S_POINTS] = -1, -1, 0
-            from analyzer.games.pitch10.rules import POINTS16
-
-            for s, c in self.current:
-                k = _strength(self.trump, c)
-                trick[s] = c
-                sc[K.S_POINTS] += int(POINTS16[k])
-                if k > sc[K.S_WIN_K]:
-                    sc[K.S_WIN_K], sc[K.S_WIN_SEAT] = k, s
-        self._check_sample(ws, K)
-        return ws
-
-    def _check_sample(self, ws, K) -> None:
-        import numpy as np
-
-        test = K.workspace(np.zeros(2, dtype=np.int64))
-        K.copy_bundle(ws, test)
-        rng = np.arange(1, 5, dtype=np.uint64)
-        if not K.resample_hidden(test, self.seat, rng):
-            raise AnalyzerError("impossible position: no deal of the hidden cards fits the refill counts, "
-                                "the cards played and the seats out")
+    test = kernel.workspace(np.zeros(2, dtype=np.int64))
+    kernel.copy_bundle(ws, test)
+    rng = np.arange(1, 5, dtype=np.uint64)
+    if not kernel.resample_hidden(test, seat, rng):
+        raise AnalyzerError("impossible position: no deal of the hidden cards fits the refill counts, "
+                            "the cards played and the seats out")
 
 
 def position_from_record(events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
-    """Decision ``at`` (1-based) of a recorded pitch10 game, as the deciding seat saw it."""
-    from analyzer.cards import parse_card
-
-    head = events[0]
+    """Decision ``at`` (1-based) of a recorded pitch10 game, as the deciding seat saw it: the
+    record's public events up to it, in the position format (the engine replays them)."""
     decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
     if at is None or not 1 <= at <= len(decisions):
         raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at}")
@@ -852,15 +708,11 @@ def position_from_record(events: list[dict[str, Any]], at: int | None) -> dict[s
     me = events[stop]["seat"]
     scores = [0, 0]
     pos: dict[str, Any] = {}
-    holding: list[set[str]] = [set() for _ in range(4)]
-    trump = None
     for ev in events[1:stop]:
         kind = ev["ev"]
         if kind == "deal":
             pos = {"seat": me, "dealer": ev["dealer"], "scores": list(scores), "hand": list(ev["hands"][me]),
                    "bids": []}
-            dealt = [list(h) for h in ev["hands"]]
-            trump = None
             received = [0] * 4
         elif kind == "hand_end":
             scores = list(ev["scores"])
@@ -869,35 +721,31 @@ def position_from_record(events: list[dict[str, Any]], at: int | None) -> dict[s
             if k == "bid":
                 pos["bids"].append(ev["move"])
             elif k == "trump":
-                trump = SUITS.index(ev["move"])
                 pos["trump"] = ev["move"]
-                holding = [{c for c in dealt[s] if _strength(trump, parse_card(c)) >= 0} for s in range(4)]
-            elif k == "discard":
-                holding[ev["seat"]].discard(ev["move"])
-                if ev["seat"] == me:
-                    pos.setdefault("discarded", []).append(ev["move"])
+            elif k == "discard" and ev["seat"] == me:
+                pos.setdefault("discarded", []).append(ev["move"])
             elif k == "play":
-                holding[ev["seat"]].discard(ev["move"])
                 pos.setdefault("trick", []).append(f"{ev['seat']}:{ev['move']}")
         elif kind == "refill":
             received[ev["seat"]] = len(ev["cards"])
             pos["received"] = list(received)
-            holding[ev["seat"]] |= {c for c in ev["cards"] if _strength(trump, parse_card(c)) >= 0}
             if ev["seat"] == me:
                 pos["refill"] = list(ev["cards"])
         elif kind == "rest":
             pos["rest_to"] = ev["seat"]
-            holding[ev["seat"]] |= {c for c in ev["cards"] if _strength(trump, parse_card(c)) >= 0}
             if ev["seat"] == me:
                 pos["rest"] = list(ev["cards"])
         elif kind == "trick":
             pos.setdefault("played", []).append(pos.pop("trick", []))
     kind = events[stop]["kind"]
     if kind == "play":
-        in_trick = {int(p.split(":")[0]) for p in pos.get("trick", [])}
-        pos["out"] = [s for s in range(4) if not holding[s] and s not in in_trick]
+        # who holds trumps at the start of the current trick is public: the seats that play
+        # in it, which the record's event for that trick lists
+        current = next(ev for ev in events[stop:] if ev["ev"] == "trick")
+        in_trick = {s for s, _ in current["plays"]}
+        pos["out"] = [s for s in range(4) if s not in in_trick]
     pos["decision"] = kind
-    pos["rules"] = dict(head["rules"])
+    pos["rules"] = dict(events[0]["rules"])
     return pos
 
 
