@@ -252,7 +252,7 @@ def play(
         write_text(record, to_jsonl(played))
     if not quiet:
         for events in played:
-            typer.echo(api.replay_text(game, events))
+            _say(api.replay_text(game, events))  # each line wrapped to the terminal
 
 
 @app.command()
@@ -497,7 +497,7 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
     where = f" (from {Path(record).name}, decision {at})" if record else ""
     about = facts["description"] if "seat" in facts["description"] else \
         ", ".join(filter(None, [f"seat {facts['seat']} to move", facts["description"]]))
-    typer.echo(f"{result.game}: {about}{where}")
+    _say(f"{result.game}: {about}{where}")
     shown = {k: v for k, v in result.position.items() if k not in ("rules", "seat") and v not in ("", [], None)}
     for key, value in shown.items():
         text = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
@@ -507,8 +507,8 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
     order = "fewer is better" if facts["lower_is_better"] else "more is better"
     outcome = [c for c in result.table.columns if c + "_lo" in result.table.columns and c != "win"][0]
     ranked = "win, then " + f"{outcome} ({order})" if facts["ranked_by"] == "win" else f"{outcome} ({order}; the win is the same)"
-    typer.echo(f"  rollout: {rollouts}; ranked by {ranked}")
-    typer.echo(f"  {facts['method']}: {result.samples:,} samples, {result.elapsed:.1f} s; stopped: {result.stopped}")
+    _say(f"  rollout: {rollouts}; ranked by {ranked}")
+    _say(f"  {facts['method']}: {result.samples:,} samples, {result.elapsed:.1f} s; stopped: {result.stopped}")
     if "effective_samples" in facts:
         typer.echo(f"  effective samples after the inference weights: {facts['effective_samples']:,.0f}")
     if result.samples:
