@@ -35,6 +35,21 @@ PLAYED_SHOWN_VOID = 5     # the opponent played a card it had shown it did not h
 TOO_MANY_DEAD = 6         # the opponent's voids leave more unseen cards dead than there are
 
 
+#: the ``pimc`` strategy's transposition table: 2**PIMC_TT_BITS rows of 3 int64 (1.5 MiB) per
+#: block of games; a block without a ``pimc`` seat gets a table of 2 rows
+PIMC_TT_BITS = 16
+
+
+class SearchArrays(NamedTuple):
+    """What ``pimc`` solves its sampled worlds in (solver.solve_moves_on), allocated once per
+    block of games (kernel.workspace)."""
+    tt: np.ndarray         # int64[2**k, 3] the solver's transposition table
+    stack: np.ndarray      # int64[solver.STACK_ROWS, solver.STACK_WIDTH] its search stack
+    moves: np.ndarray      # int64[13] the legal cards of one solve, low to high
+    values: np.ndarray     # int64[13] their values in that world
+    stamp: np.ndarray      # int64[1] the last table stamp used (a new one per world)
+
+
 class Workspace(NamedTuple):
     """The arrays one game works in (kernel.workspace), allocated once per block of games."""
     deck: np.ndarray       # int64[28] card codes, shuffled in place each hand (DEAL stream)
@@ -44,7 +59,8 @@ class Workspace(NamedTuple):
     deal_rng: np.ndarray   # uint64[4] the game's DEAL stream
     play_rng: np.ndarray   # uint64[4] the game's PLAY stream
     scratch: np.ndarray    # uint64[4] seeds the Monte Carlo sample streams
-    sums: np.ndarray       # int64[16] Monte Carlo: points per option
+    sums: np.ndarray       # int64[16] Monte Carlo: points per option (pimc: value sums)
+    search: SearchArrays   # pimc: the solver's table and stack
 
 
 class Position(NamedTuple):

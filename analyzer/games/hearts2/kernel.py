@@ -1,6 +1,6 @@
 """Two-player Hearts play loops (compiled): one game from a fresh deal, many games in
-parallel, the same game with the trace buffer on, Monte Carlo (``mc``) decisions and
-evaluation from a given position.
+parallel, the same game with the trace buffer on, Monte Carlo (``mc``) and
+perfect-information Monte Carlo (``pimc``) decisions and evaluation from a given position.
 
 Arrays a game reads and writes (allocated once per block of games, see ``workspace``;
 the bundle is a ``codes.Workspace``, its fields named as below):
@@ -12,7 +12,9 @@ the bundle is a ``codes.Workspace``, its fields named as below):
     view    int64[VIEW_SIZE]  what a user strategy sees (layout below)
     deal_rng, play_rng uint64[4]  the game's two random streams
     scratch uint64[4]     seeds the Monte Carlo sample streams
-    sums    int64[16]     Monte Carlo: points per option
+    sums    int64[16]     Monte Carlo: points per option (pimc: the sums of the values)
+    search  codes.SearchArrays  pimc: the solver's table (full size only in a block with a
+                          pimc seat), search stack, one solve's moves and values, the stamp
 Out row columns (``codes.O_*``; spec.extra_columns): winners, hands, decisions, score_0,
 score_1, moons, moons_0, moons_1 (hands in which the seat shot the moon), tricks_0,
 tricks_1 (tricks won), qs_0, qs_1 (hands in which the seat took QS).
@@ -23,7 +25,7 @@ The state of a hand in progress is a handful of scalars: ``h0, h1`` (hands, mask
 taken in tricks), ``ntr0`` (tricks won by seat 0), ``void0, void1`` (cards each seat has
 publicly shown it does not hold: see rules.shown_void). The rules of one play are the
 functions of rules.py (legal_now, end_trick, shown_void); two drivers choose the cards:
-``play_hand`` (any strategy: built-in, ``mc``, user; records) and ``rollout_hand``
+``play_hand`` (any strategy: built-in, ``mc``, ``pimc``, user; records) and ``rollout_hand``
 (built-in base strategies only: what ``mc`` rolls out with; keeping it apart keeps the
 call graph free of recursion, which numba does not compile reliably).
 
@@ -60,12 +62,14 @@ from analyzer.games.hearts2.codes import (
     O_SCORE,
     O_TRICKS,
     O_WINNERS,
+    PIMC_TT_BITS,
     PLAYED_SHOWN_VOID,
     REPLAY_OK,
     TAG_DEAD,
     TOO_MANY_DEAD,
     Position,
     Refusal,
+    SearchArrays,
     Workspace,
 )
 from analyzer.games.hearts2.rules import (
@@ -96,6 +100,7 @@ from analyzer.games.hearts2.rules import (
     xoshiro,
     bit_index,
 )
+from analyzer.games.hearts2.solver import STACK_ROWS, STACK_WIDTH, solve_moves_on
 from analyzer.games.hearts2.view import (
     BROKEN as V_BROKEN,
     DEALER as V_DEALER,
@@ -292,18 +297,75 @@ def mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, take
     return best, r0, r1, r2, r3
 
 
+@njit(cache=True, _nrt=False)
+def pimc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp, legal, scratch,
+              sums, search, r0, r1, r2, r3):
+    """``pimc`` (perfect-information Monte Carlo): K samples of the hidden cards, drawn as
+    ``mc_move`` draws them (``rules.sample_hidden``: consistent with what ``seat`` saw);
+    each is solved exactly with every card open (``solver.solve_moves_on``: every legal
+    card's value, the opponent's points minus the seat's at the hand's end), and the card
+    with the best sum of values over the samples is played. Ties go to the ``base``
+    strategy's choice among the tied cards.
+
+    Reads ``search`` (``codes.SearchArrays``): the solver's table (a new stamp per sample,
+    so no clearing), stack, and moves/values rows; ``sums[:13]`` holds the sums. Returns
+    (card, PLAY stream state): one draw of the PLAY stream seeds the samples (as ``mc``),
+    and a random base draws again to break a tie.
+    """
+    if legal & (legal - 1) == 0:
+        return bit_index(legal), r0, r1, r2, r3
+    own = h0 if seat == 0 else h1
+    pool = (h1 if seat == 0 else h0) | dead
+    options = distinct_cards(legal, pool if led < 0 else pool | (1 << led))
+    if options & (options - 1) == 0:  # every legal card plays the same: nothing to solve
+        return bit_index(options), r0, r1, r2, r3
+    seed, r0, r1, r2, r3 = xoshiro(r0, r1, r2, r3)
+    forced_dead = pool & (void_opp | KNOWN_DEAD[first])
+    moves, values = search.moves, search.values
+    n = popcount(legal)
+    for i in range(n):
+        sums[i] = 0
+    for j in range(k):
+        seed_stream(scratch, seed, j, PLAY)
+        opp, dd, _, _, _, _ = sample_hidden(pool, forced_dead, scratch[0], scratch[1], scratch[2], scratch[3])
+        search.stamp[0] += 1  # a new world: the table's entries of earlier ones do not apply
+        a = own if seat == 0 else opp
+        b = opp if seat == 0 else own
+        # the legal cards are the same in every world (they depend on the seat's hand and
+        # the cards played), written low to high: index i is the same card each time
+        solve_moves_on(a, b, dd, seat, led, taken0, taken1, search.tt, search.stamp[0], moves, values,
+                       search.stack)
+        for i in range(n):
+            sums[i] += values[i]
+    best_sum = -(1 << 62)
+    for i in range(n):
+        best_sum = max(best_sum, sums[i])
+    tied = 0
+    for i in range(n):
+        if sums[i] == best_sum:
+            tied |= 1 << moves[i]
+    tied &= legal  # (always a subset; the fallback below keeps a move legal whatever happens)
+    if tied == 0:
+        tied = legal
+    if tied & (tied - 1) == 0:
+        return bit_index(tied), r0, r1, r2, r3
+    mine = taken0 if seat == 0 else taken1
+    theirs = taken1 if seat == 0 else taken0
+    return choose_move(base, own, tied, led, mine, theirs, r0, r1, r2, r3)
+
+
 # ---- drivers -------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
 def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void0, void1,
-              forced, view, codes, play_rng, scratch, sums, err, trace, tracing, r0, r1, r2, r3):
+              forced, view, codes, play_rng, scratch, sums, search, err, trace, tracing, r0, r1, r2, r3):
     """Play the hand on from its current state (the first card ``forced`` if >= 0), each
     seat with its strategy. Returns (ok, taken0, taken1, ntr0, r0..r3); ok is False after
     an illegal user move (``err`` filled)."""
     sid0 = strat[0, 0]
     sid1 = strat[1, 0]
-    # only ``mc`` reads the shown voids
-    track_voids = sid0 == st.MC or sid1 == st.MC
+    # only ``mc`` and ``pimc`` read the shown voids
+    track_voids = sid0 == st.MC or sid1 == st.MC or sid0 == st.PIMC or sid1 == st.PIMC
     while trick < TRICKS:
         seat = leader if led < 0 else 1 - leader
         hand = h0 if seat == 0 else h1
@@ -316,6 +378,10 @@ def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, ta
             card, r0, r1, r2, r3 = mc_move(seat, strat[seat, 1], strat[seat, 2], h0, h1, dead, first, leader,
                                            trick, led, taken0, taken1, void1 if seat == 0 else void0, legal,
                                            scratch, sums, r0, r1, r2, r3)
+        elif sid == st.PIMC:
+            card, r0, r1, r2, r3 = pimc_move(seat, strat[seat, 1], strat[seat, 2], h0, h1, dead, first, leader,
+                                             trick, led, taken0, taken1, void1 if seat == 0 else void0, legal,
+                                             scratch, sums, search, r0, r1, r2, r3)
         elif sid >= 0:
             mine = taken0 if seat == 0 else taken1
             theirs = taken1 if seat == 0 else taken0
@@ -353,7 +419,7 @@ def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score
     """Finish hand ``nhands`` from the state given (``h0 < 0``: deal it first), then play
     hands until the game ends; fill ``out`` (counts from this hand on). Returns
     (ok, points of seat 0 this hand, points of seat 1 this hand)."""
-    deck, hands, codes, view, deal_rng, play_rng, scratch, sums = ws
+    deck, hands, codes, view, deal_rng, play_rng, scratch, sums, search = ws
     target = params[P_TARGET]
     r0, r1, r2, r3 = play_rng[0], play_rng[1], play_rng[2], play_rng[3]
     moons0 = 0
@@ -394,7 +460,7 @@ def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score
         ntricks += TRICKS - trick
         ok, taken0, taken1, ntr0, r0, r1, r2, r3 = play_hand(
             strat, nhands, h0, h1, dead, first_lead(dead), leader, trick, led, taken0, taken1, ntr0, void0, void1,
-            forced, view, codes, play_rng, scratch, sums, err, trace, tracing, r0, r1, r2, r3)
+            forced, view, codes, play_rng, scratch, sums, search, err, trace, tracing, r0, r1, r2, r3)
         forced = -1
         if not ok:
             return False, 0, 0
@@ -457,17 +523,22 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
 
 
 @njit(cache=True)
-def workspace(params):
-    """The arrays one game needs (a ``codes.Workspace``), allocated once per block of games."""
-    # fields in order: deck, hands, codes, view, deal_rng, play_rng, scratch, sums
+def workspace(params, strat):
+    """The arrays one game needs (a ``codes.Workspace``), allocated once per block of games;
+    the solver's table is full size only when a seat of ``strat`` plays ``pimc``."""
+    pimc = strat[0, 0] == st.PIMC or strat[1, 0] == st.PIMC
+    search = SearchArrays(np.zeros((1 << PIMC_TT_BITS if pimc else 2, 3), dtype=np.int64),
+                          np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64), np.zeros(13, dtype=np.int64),
+                          np.zeros(13, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    # fields in order: deck, hands, codes, view, deal_rng, play_rng, scratch, sums, search
     return Workspace(np.zeros(DECK_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(13, dtype=np.int64),
                      np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-                     np.zeros(4, dtype=np.uint64), np.zeros(16, dtype=np.int64))
+                     np.zeros(4, dtype=np.uint64), np.zeros(16, dtype=np.int64), search)
 
 
 @njit(cache=True)
 def run_block(seed, start, params, strat, out, err, lo, hi):
-    ws = workspace(params)
+    ws = workspace(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
         play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws)
@@ -484,7 +555,7 @@ def run_chunk(seed, start, params, strat, out, err, nblocks):
 
 @njit(cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace):
-    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params))
+    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params, strat))
 
 
 # ---- sampling and evaluation from a position ----------------------------------------------------
@@ -504,7 +575,7 @@ def sample_many(seed, pool, forced, n, out):
 def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo, hi):
     """Samples ``lo .. hi - 1`` (see evaluate_chunk)."""
     seat, own, pool = pos.seat, pos.own, pos.pool
-    ws = workspace(params)
+    ws = workspace(params, strat)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)

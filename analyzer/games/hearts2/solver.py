@@ -44,7 +44,8 @@ passes (9% fewer nodes than one full-window search).
 
 ``solve_moves`` is the compiled entry (usable from other kernels): the value of every
 legal card of the seat to move, and the node count; it allocates its search stack
-(int64[28, 32]) once per call and nothing else.
+(int64[28, 32]) once per call and nothing else. ``solve_moves_on`` is the same on a stack
+the caller allocated once (the ``pimc`` strategy: kernel.pimc_move).
 
 The position format (``solve_position``)
 ----------------------------------------
@@ -98,11 +99,11 @@ from analyzer.games.hearts2.rules import (  # noqa: E402
     popcount,
 )
 
-#: values lie in -20..20; one more is infinity
 #: what a move's value counts (analyzer solve prints it)
 VALUE = ("value: the opponent's points minus the deciding seat's for this hand, at its end, both playing "
          "perfectly with every card known (moon included; points taken so far count)")
 
+#: values lie in -20..20; one more is infinity
 INF = 21
 #: the default table: 2**20 entries of 3 int64 (24 MiB)
 DEFAULT_TT_BITS = 20
@@ -424,9 +425,17 @@ def solve_moves(h0, h1, dead, turn, led, taken0, taken1, tt, stamp, moves, value
     the dead cards change: calls on positions of one deal may share a stamp, as long as the
     points taken are those of the cards played). Writes the legal cards, low to high, into
     ``moves[:n]`` (int64[>= 13]) and their values for seat ``turn`` (the opponent's points
-    minus its own at the hand's end) into ``values[:n]``. Allocates the search stack.
+    minus its own at the hand's end) into ``values[:n]``. Allocates the search stack
+    (``solve_moves_on`` takes one instead).
     """
     st = np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64)
+    return solve_moves_on(h0, h1, dead, turn, led, taken0, taken1, tt, stamp, moves, values, st)
+
+
+@njit(cache=True)
+def solve_moves_on(h0, h1, dead, turn, led, taken0, taken1, tt, stamp, moves, values, st):
+    """``solve_moves`` on the caller's search stack ``st`` (int64[STACK_ROWS, STACK_WIDTH],
+    overwritten): no allocation, for callers that solve many positions (kernel.pimc_move)."""
     nodes = 0
     shift = table_shift(tt)
     hand = h0 if turn == 0 else h1

@@ -326,6 +326,10 @@ SPEC = Hearts2Spec(
         "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards (voids respected), each card rolled "
                               "out to the end of the hand with the base strategy; plays the card that takes "
                               "the fewest points", {"k": 32, "base": "heuristic"}),
+        "pimc": StrategyInfo(3, "perfect-information Monte Carlo: K samples of the hidden cards (voids "
+                                "respected), each solved exactly with every card open; plays the card with the "
+                                "best mean value (ties: the base strategy's choice among them)",
+                             {"k": 16, "base": "heuristic"}),
     },
     lower_score_wins=True,
     decision_kinds=["play"],

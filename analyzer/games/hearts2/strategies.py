@@ -22,6 +22,8 @@ card code from the legal mask.
     another choice); with only hearts and QS legal, its lowest heart; QS last.
 - ``mc`` (id ``MC``): Monte Carlo over the hidden cards with rollouts by a base strategy;
   it lives in kernel.py (``mc_move``), next to the play loops it rolls out with.
+- ``pimc`` (id ``PIMC``): perfect-information Monte Carlo: sampled worlds of the hidden
+  cards, each solved exactly (solver.py); it lives in kernel.py (``pimc_move``).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ from analyzer.games.hearts2.rules import (
 )
 from analyzer.jit import njit
 
-RANDOM, HEURISTIC, MC = 0, 1, 2
+RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
