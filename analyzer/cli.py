@@ -526,6 +526,17 @@ def _say(text: str) -> None:
     typer.echo("\n".join(wrap(text)))
 
 
+def _short_path(path):
+    """``path`` relative to the working folder when it lies inside it (a shorter line)."""
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
 def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 3)] + "..."
 
@@ -581,7 +592,8 @@ def report(
 
     _announce_compile(game)
     path = api.report(game, out, quick=quick, seed=api.check_seed(seed), workers=workers)
-    typer.echo(f"report written: {path} (and {path.with_suffix('.html')})")
+    shown = _short_path(path)
+    _say(f"report written: {shown} (and {shown.with_suffix('.html')})")
 
 
 @app.command()
