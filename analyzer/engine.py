@@ -97,7 +97,8 @@ def binding_key(strategies: list, check_legal: bool) -> str:
     parameter values in slot order, and whether it checks legality."""
     digest = hashlib.sha256(f"check_legal={check_legal}".encode())
     for s in strategies:
-        digest.update(f"\0{s.function.py_func.__qualname__}{s.params}".encode())
+        # the module's name too: a cached binding's environment is rebuilt by importing it
+        digest.update(f"\0{s.function.py_func.__module__}.{s.function.py_func.__qualname__}{s.params}".encode())
         for path in _source_files(s.function):
             digest.update(b"\0" + Path(path).read_bytes())
     return digest.hexdigest()[:16]

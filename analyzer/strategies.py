@@ -113,8 +113,9 @@ def load_user_function(text: str) -> Callable:
     if not path.is_file():
         raise StrategyError(f"user strategy {text}: file {path} not found")
     key = (str(path.resolve()), user_file_hash(text))
-    # a stable name, registered: a cached binding (engine.bound_kernel) imports it by name
-    module_name = "analyzer_user_" + hashlib.sha256("\0".join(key).encode()).hexdigest()[:16]
+    # a name from the content only, registered: a cached binding (engine.bound_kernel, keyed on
+    # the content) imports it by name, also when the same file is loaded from another folder
+    module_name = "analyzer_user_" + (key[1] or hashlib.sha256(key[0].encode()).hexdigest())[:16]
     try:
         module = _MODULES.get(key)
         if module is None:

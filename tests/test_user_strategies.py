@@ -336,6 +336,13 @@ def test_a_binding_compiles_once_and_editing_the_file_compiles_anew(tmp_path):
 
     assert facts(first.stdout) == facts(second.stdout)
     assert facts(first.stdout)["seats"] != facts(other.stdout)["seats"]  # skip=1 is not skip=0
+    # the same file in another folder (a copied examples/): the same binding, loaded, not compiled
+    moved = tmp_path / "elsewhere" / "low.py"
+    moved.parent.mkdir()
+    moved.write_text(path.read_text())
+    third = _run_cli(*args, "--seat", f"1={moved}:low:skip=1")
+    assert third.returncode == 0 and "compiling" not in third.stderr, third.stderr
+    assert facts(third.stdout)["seats"] == facts(first.stdout)["seats"]
 
 
 @pytest.mark.parametrize("source, spec, message", [
