@@ -71,6 +71,8 @@ class ReviewResult(Result):
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     replay: list[str] = field(default_factory=list)
     interrupted: bool = False
+    #: the reviewed game's record events (for the page; not in to_dict)
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "record": self.record, "game_index": self.game_index, "seats": self.seats,
@@ -200,7 +202,7 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
     replay = [f"{spec.title}: game {events[0].get('index')} of seed {events[0].get('seed')}"]
     replay += [spec.describe(ev) or "" for ev in events[1:]]
     return ReviewResult(spec.name, record, game_index, chosen, rollout, samples, time.perf_counter() - started,
-                        {"decisions": frame, "seats": _seat_totals(frame, chosen)}, replay, interrupted)
+                        {"decisions": frame, "seats": _seat_totals(frame, chosen)}, replay, interrupted, events)
 
 
 def to_html(result: ReviewResult) -> str:
@@ -209,10 +211,7 @@ def to_html(result: ReviewResult) -> str:
     import html
 
     t = result.tables["decisions"]
-    from analyzer.evaluate import _read_record
-
-    events = _read_record(result.record, result.game_index, result.game)
-    by_number = {d.number: d for d in decisions(events)}
+    by_number = {d.number: d for d in decisions(result.events)}
     rows, last = [], 1
     for _, row in t.iterrows():
         d = by_number[int(row["decision"])]
