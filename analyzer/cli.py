@@ -665,26 +665,21 @@ def review(
 
 
 class _DecisionBar:
-    """A progress bar over the decisions of a review (stderr, only on a terminal)."""
+    """runner.Progress over the decisions of a review (its total known at the first one)."""
 
     def __init__(self, enabled: bool) -> None:
-        self.enabled, self.bar, self.task = enabled, None, None
+        self.enabled, self.bar = enabled, None
 
     def update(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
         if self.bar is None:
-            from rich.console import Console
-            from rich.progress import Progress
+            from analyzer.runner import Progress
 
-            self.bar = Progress(console=Console(stderr=True), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task("review", total=total)
-        self.bar.update(self.task, completed=done)
+            self.bar = Progress(total, "review", self.enabled, unit="decisions")
+        self.bar.update(done)
 
     def close(self) -> None:
         if self.bar is not None:
-            self.bar.stop()
+            self.bar.close()
 
 
 @app.command()

@@ -103,8 +103,8 @@ def set_workers(workers: int | None) -> int:
 class Progress:
     """A rich progress bar that only appears once a run looks longer than ~2 s."""
 
-    def __init__(self, total: int, label: str, enabled: bool) -> None:
-        self.total, self.label, self.enabled = total, label, enabled
+    def __init__(self, total: int, label: str, enabled: bool, unit: str = "games") -> None:
+        self.total, self.label, self.enabled, self.unit = total, label, enabled, unit
         self.bar = None
         self.task = None
         self.started = time.perf_counter()
@@ -131,7 +131,7 @@ class Progress:
             self.bar.start()
             self.task = self.bar.add_task(self.label, total=self.total, rate="")
         rate = done / elapsed if elapsed > 0 else 0.0
-        self.bar.update(self.task, completed=done, rate=f"{rate:,.0f} games/s")
+        self.bar.update(self.task, completed=done, rate=f"{rate:,.0f} {self.unit}/s")
 
     def close(self) -> None:
         if self.bar is not None:
