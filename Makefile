@@ -4,7 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test install bench clean
+.PHONY: demo test install warm bench clean
+JOBS ?= 2
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,14 +15,19 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-demo: $(STAMP)
+# compile every game's kernels once (numba's cache), two games at a time: the first run of
+# each game is then as fast as the next ones
+warm: $(STAMP)
+	@$(BIN)/python -c "from analyzer import games; print(*games.names(), sep='\n')" | xargs -P $(JOBS) -I{} sh -c '$(BIN)/analyzer simulate {} --games 2 --seed 1 > /dev/null'
+
+demo: warm
 	$(BIN)/analyzer games
 	$(BIN)/analyzer simulate ninety-nine --games 20000 --seed 1 --seat 0=random
 	$(BIN)/analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2 --samples 20000
 	$(BIN)/analyzer compare hearts2 heuristic random --games 20000 --seed 1
 	$(BIN)/analyzer play ninety-nine --seed 1 --index 0 --record demo-game.jsonl | tail -n 15
 
-test: $(STAMP)
+test: warm
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

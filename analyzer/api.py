@@ -147,7 +147,7 @@ def _user_compile_guard(setup_: Setup, call: Callable[[], Any]) -> Any:
     one-line StrategyError naming the strategy and the game."""
     if not setup_.user:
         return call()
-    return user_guard(setup_.spec, [s.label for s in setup_.seats if s.function is not None], call)
+    return user_guard(setup_.spec, [s.label for s in setup_.seats if s.user_functions], call)
 
 
 def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> Any:
@@ -159,7 +159,7 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
 
     names = ", ".join(dict.fromkeys(labels))
     try:
-        return call()
+        return _traced(call)
     except NumbaError as exc:
         raise StrategyError(f"user strategy {names} failed to compile: {condense_numba_error(exc)}") from None
     except (SystemError, IndexError, ValueError, ZeroDivisionError, AssertionError, TypeError,
@@ -175,6 +175,21 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
         else:
             text = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
         raise StrategyError(f"user strategy {names} raised {text} while playing {spec.name}"[:300]) from None
+
+
+def _traced(call: Callable[[], Any]) -> Any:
+    """``call()``; under ``analyzer --debug`` a failure's Python traceback (into the user's
+    code: the engine runs uncompiled) goes to stderr before it becomes one line."""
+    from analyzer.jit import DEBUG
+
+    try:
+        return call()
+    except Exception:
+        if DEBUG:
+            import traceback
+
+            traceback.print_exc()
+        raise
 
 
 def condense_numba_error(exc: BaseException) -> str:

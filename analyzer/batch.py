@@ -76,8 +76,14 @@ class Run:
         from analyzer.strategies import parse_strategy
 
         spec = registry.get(self.game)
-        names = [*self.strategies, *self.seats.values()]
-        return list(dict.fromkeys(n.strip() for n in names if parse_strategy(spec, n).function is not None))
+        found = []
+        for name in (n.strip() for n in [*self.strategies, *self.seats.values()]):
+            choice = parse_strategy(spec, name)
+            if choice.function is not None:
+                found.append(name)
+            if choice.base is not None:  # mc:base=file.py:f
+                found.append(str(choice.params["base"]).strip())
+        return list(dict.fromkeys(found))
 
     def chunks(self) -> list[tuple[int, int]]:
         return [(start, min(self.chunk, self.games - start)) for start in range(0, self.games, self.chunk)]

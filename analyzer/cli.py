@@ -41,8 +41,11 @@ def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
     """Say so on stderr before a game's kernels are compiled: no silent minute on a first run."""
     from analyzer import games as registry
 
+    from analyzer.jit import DEBUG
     from analyzer.runner import BEFORE_KERNEL, COMPILE_NOTICE
 
+    if DEBUG:  # nothing is compiled
+        return
     if not COMPILE_NOTICE:  # where analyzer.engine says that a user strategy's binding compiles
         COMPILE_NOTICE.append(lambda text: typer.echo(text, err=True))
     try:
@@ -92,8 +95,13 @@ def _options(
     ctx: typer.Context,
     version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True, metavar=""),
     wide: bool = typer.Option(False, "--wide", help="Tables show every column, however wide.", metavar=""),
+    debug: bool = typer.Option(False, "--debug", metavar="",
+                               help="Run the engine uncompiled, so that a user strategy's print calls and "
+                                    "tracebacks show: slow (hundreds of times), same results for the seed."),
 ) -> None:
     """Options for every command (give them before the command: `analyzer --wide simulate ...`)."""
+    if debug:
+        _debug_mode()
     if version:
         from importlib.metadata import PackageNotFoundError, version as package_version
 
@@ -106,6 +114,20 @@ def _options(
         typer.echo(ctx.get_help())
         raise typer.Exit(2)
     _WIDE[0] = wide
+
+
+def _debug_mode() -> None:
+    """Switch numba's JIT off for this process (analyzer.jit.DEBUG); it must not be loaded yet."""
+    import os
+    import warnings
+
+    from analyzer.errors import AnalyzerError
+
+    if "numba" in sys.modules and not sys.modules["numba"].config.DISABLE_JIT:
+        raise AnalyzerError("--debug must be decided before the engine loads: run it as a new process")
+    os.environ["NUMBA_DISABLE_JIT"] = "1"
+    # the random streams multiply numpy uint64 words on purpose: their wrap-around is the algorithm
+    warnings.filterwarnings("ignore", message="overflow encountered", category=RuntimeWarning)
 
 
 @app.command()

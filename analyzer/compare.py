@@ -163,11 +163,14 @@ class Tournament:
         rows = []
         for s in setups:
             row = s.strat[0].copy()
-            fn = s.seats[0].function
-            if fn is not None:
+            local = s.seats[0].user_functions  # the setup's slot order (strategy_array)
+            for fn in local:
                 if fn not in self.functions:
                     self.functions.append(fn)
-                row[0] = -1 - self.functions.index(fn)
+            if local:
+                # a negative entry of a strat row is a user slot (a seat's id or a search's base)
+                row = np.array([v if v >= 0 else -1 - self.functions.index(local[-1 - v]) for v in row],
+                               dtype=row.dtype)
                 self.user_labels.append(s.seats[0].label)
             rows.append(row)
         spec = self.base.spec

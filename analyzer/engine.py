@@ -27,7 +27,7 @@ import types
 from pathlib import Path
 from typing import Callable
 
-from analyzer.jit import njit
+from analyzer.jit import njit, numba
 
 
 #: what the checking dispatcher raises for a move not in ``legal[:n]`` (api.user_guard reads it)
@@ -55,7 +55,7 @@ def _dispatcher(strategies: list, check_legal: bool) -> Callable:
         lines.append("    return m")
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
-    namespace = {f"f{i}": njit(boundscheck=True)(s.function.py_func) for i, s in enumerate(strategies)}
+    namespace = {f"f{i}": njit(boundscheck=True)(_python(s.function)) for i, s in enumerate(strategies)}
     namespace["__name__"] = __name__  # a cached binding's environment is rebuilt by module name
     exec("\n".join(lines), namespace)
     return njit(namespace["user_strategy"])
@@ -72,20 +72,25 @@ def rebind(module: types.ModuleType, chain: list[str], overrides: dict[str, Call
     compiled: dict[str, Callable] = {}
     for name in chain:
         original = getattr(module, name)
-        py = original.py_func
+        py = _python(original)
         clone = types.FunctionType(py.__code__, namespace, name, py.__defaults__, py.__closure__)
         clone.__qualname__ = py.__qualname__
-        options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "nopython")}
+        options = {k: v for k, v in getattr(original, "targetoptions", {}).items() if k not in ("cache", "nopython")}
         compiled[name] = njit(cache=binding is not None, **options)(clone)
         namespace[name] = compiled[name]
     return compiled
 
 
+def _python(fn: Callable) -> Callable:
+    """The Python function of an ``@njit`` dispatcher (under ``--debug`` njit returns it as is)."""
+    return getattr(fn, "py_func", fn)
+
+
 def _source_files(fn: Callable) -> list[str]:
     """The file of a user function and of the ``@njit`` functions its module holds or imports
     (a helper module it calls): what its compiled form depends on, besides the game."""
-    files = {inspect.getfile(fn.py_func)}
-    for value in vars(inspect.getmodule(fn.py_func) or types.ModuleType("none")).values():
+    files = {inspect.getfile(_python(fn))}
+    for value in vars(inspect.getmodule(_python(fn)) or types.ModuleType("none")).values():
         py = getattr(value, "py_func", None)
         if py is not None:
             files.add(inspect.getfile(py))
@@ -98,7 +103,8 @@ def binding_key(strategies: list, check_legal: bool) -> str:
     digest = hashlib.sha256(f"check_legal={check_legal}".encode())
     for s in strategies:
         # the module's name too: a cached binding's environment is rebuilt by importing it
-        digest.update(f"\0{s.function.py_func.__module__}.{s.function.py_func.__qualname__}{s.params}".encode())
+        py = _python(s.function)
+        digest.update(f"\0{py.__module__}.{py.__qualname__}{s.params}".encode())
         for path in _source_files(s.function):
             digest.update(b"\0" + Path(path).read_bytes())
     return digest.hexdigest()[:16]
@@ -132,6 +138,8 @@ def bound_kernel(module: types.ModuleType, strategies: list, check_legal: bool =
     """``module`` with ``user_strategy`` dispatching to ``strategies`` (UserStrategy, slot
     order), compiled once per binding key and then loaded from the cache."""
     key = (module.__name__, tuple(strategies), check_legal)
+    if hasattr(module, "USER_ENTRIES") and key not in _BOUND:
+        _BOUND[key] = (list(strategies), SlotKernel(module, strategies, check_legal))
     if key not in _BOUND:
         binding = binding_key(strategies, check_legal)
         _announce(module, binding)
@@ -160,3 +168,67 @@ def _announce(module: types.ModuleType, binding: str) -> None:
     for old in sorted(folders, key=lambda f: f.stat().st_mtime)[:-KEEP_BINDINGS]:
         if old.name != f"bind-{binding}":
             shutil.rmtree(old, ignore_errors=True)
+
+
+# ---- user strategies as first-class functions ----------------------------------------------------
+
+#: the type of every user strategy slot: ``(view, legal, n, rng) -> move``
+USER_SIGNATURE = numba.types.int64(numba.types.int64[::1], numba.types.int64[::1], numba.types.int64,
+                                   numba.types.uint64[::1])
+#: user strategy slots a kernel receives (a tuple of this length, the unused ones empty): one
+#: length for every run, so that the kernels compile (and cache) once
+SLOTS = 10
+
+
+@njit(USER_SIGNATURE, cache=True)
+def empty_slot(view, legal, n, rng):
+    """A slot no seat plays (a seat with user strategy ``-1 - slot`` only reaches filled ones)."""
+    return -1
+
+
+def user_slot(strategy, check_legal: bool) -> Callable:
+    """A UserStrategy as a compiled function of ``USER_SIGNATURE``: its parameter values
+    bound as literals; with ``check_legal``, a move not in ``legal[:n]`` raises
+    ValueError(ILLEGAL_MARK) (the evaluation kernels do not look at ``err``)."""
+    args = "".join(f", {int(v)}" for v in strategy.params)
+    lines = ["def slot(view, legal, n, rng):", f"    m = f(view, legal, n, rng{args})"]
+    if check_legal:
+        lines += ["    for i in range(n):", "        if legal[i] == m:", "            return m",
+                  f"    raise ValueError({ILLEGAL_MARK!r})"]
+    else:
+        lines.append("    return m")
+    # the user's code is compiled again with bounds checks: an index out of range raises
+    # (reported in one line) instead of reading or writing memory it does not own
+    namespace = {"f": njit(boundscheck=True)(_python(strategy.function)), "__name__": __name__}
+    exec("\n".join(lines), namespace)
+    return njit(USER_SIGNATURE)(namespace["slot"])
+
+
+class SlotKernel:
+    """A game's kernel module whose entry points (``USER_ENTRIES``: ``run_chunk``,
+    ``run_traced``, ``evaluate_chunk``, ...) get the user strategy slots as their last
+    argument; every other name as the module has it.
+
+    The kernels take the slots as first-class functions, so they are compiled once for
+    every strategy; only the user's functions compile, in about a second, at the first
+    call of an entry point (inside the caller's error guard, api.user_guard)."""
+
+    def __init__(self, module: types.ModuleType, strategies: list, check_legal: bool) -> None:
+        if len(strategies) > SLOTS:
+            raise ValueError(f"at most {SLOTS} user strategies in one run")
+        self._module = module
+        self._strategies = list(strategies)
+        self._check_legal = check_legal
+        self._slots: tuple | None = None
+
+    def slots(self) -> tuple:
+        if self._slots is None:
+            filled = [user_slot(s, self._check_legal) for s in self._strategies]
+            self._slots = tuple(filled + [empty_slot] * (SLOTS - len(filled)))
+        return self._slots
+
+    def __getattr__(self, name: str):
+        value = getattr(self._module, name)
+        if name in self._module.USER_ENTRIES:
+            return lambda *args: value(*args, self.slots())
+        return value

@@ -203,9 +203,9 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     seats = [rollout] * p if isinstance(rollout, str) else rollout
     chosen = resolve_seats(spec, p, seats)
     strat, functions = strategy_array(spec, chosen)
-    # user rollout strategies: the game's kernel module with them bound (engine.BoundKernel)
+    # user rollout strategies: the game's kernel module with them in its slots (engine.SlotKernel)
     kernel = {"kernel": spec.user_kernel(functions, check_legal=True)} if functions else {}
-    user_labels = [c.label for c in chosen if c.function is not None]
+    user_labels = [c.label for c in chosen if c.user_functions]
     try:
         ev: Evaluation = _user_call(spec, user_labels, lambda: spec.evaluation(resolved, position, strat,
                                                                                 infer=infer, **kernel))

@@ -24,12 +24,17 @@ _GAMES = _PACKAGE / "games"
 _COMPILES = re.compile(rb"(?m)^\s*@njit|\bnjit\(")
 
 
+#: the Python side of a game package: it compiles nothing and no compiled module imports it
+#: (tests/test_foundation.py checks), so editing it recompiles nothing
+PYTHON_SIDE = ("spec.py", "study.py")
+
+
 def _compiled_files() -> list[Path]:
     """The files a compiled function can depend on, in a fixed order: every file of a game
-    package (its kernels import constants from modules that compile nothing, e.g. codes.py),
-    and the shared files that decorate or call ``njit``."""
+    package but its Python side (its kernels import constants from modules that compile
+    nothing, e.g. codes.py), and the shared files that decorate or call ``njit``."""
     return [p for p in sorted(_PACKAGE.rglob("*.py"))
-            if _game_of(p.resolve()) is not None or _COMPILES.search(p.read_bytes())]
+            if (_game_of(p.resolve()) is not None and p.name not in PYTHON_SIDE) or _COMPILES.search(p.read_bytes())]
 
 
 def _digest(paths: list[Path]) -> str:
@@ -92,10 +97,33 @@ os.environ.setdefault("NUMBA_CACHE_LOCATOR_CLASSES",
                       "analyzer.jit.GameCacheLocator,InTreeCacheLocator,UserWideCacheLocator")
 
 import numba  # noqa: E402
+
+import warnings  # noqa: E402
+
+# user strategies reach the kernels as first-class functions (analyzer.engine.SlotKernel), a
+# feature numba calls experimental; the tests check what we use of it
+warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning)
 from numba import njit, prange  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
 
-__all__ = ["numba", "njit", "prange", "cache_group", "source_hash", "is_cached"]
+__all__ = ["numba", "njit", "prange", "cache_group", "source_hash", "is_cached", "trailing_zeros", "leading_zeros",
+           "DEBUG"]
+
+#: the debug path (``analyzer --debug``): numba's decorators return the plain Python functions,
+#: so the whole engine, and a user strategy with its ``print`` and tracebacks, runs uncompiled
+DEBUG = bool(numba.config.DISABLE_JIT)
+
+if DEBUG:
+    # numba's bit-scan intrinsics have no pure-Python form; these give the same answers
+    # for the non-negative values the games pass (64 for a zero word, as LLVM's cttz/ctlz)
+    def trailing_zeros(x):
+        x = int(x)
+        return 64 if x == 0 else (x & -x).bit_length() - 1
+
+    def leading_zeros(x):
+        return 64 - int(x).bit_length()
+else:
+    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402  (one instruction each)
 
 
 class GameCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):

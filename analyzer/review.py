@@ -13,9 +13,11 @@ squared standard errors. The best option is picked on the same samples that meas
 loss, so a decision whose options are not separated shows a small loss from noise alone
 (of the order of its standard error): a seat that makes more choices gathers more of it,
 so seats compare best by their loss per choice (a decision with more than one option) and
-by their flagged decisions. A decision is flagged when its loss exceeds ``Z95`` standard errors
-(one-sided 2.5%; any loss at all when it was measured without error, over every world);
-one whose options the budget could not tell apart says so instead.
+by their flagged decisions. A decision is flagged when its loss in win probability, or in the
+hand outcome, exceeds ``Z95`` of its standard errors (one-sided 2.5%; any loss at all when it
+was measured without error, over every world): a hand thrown away late in a game that is
+already decided costs no win probability, and is still a mistake. A decision whose options
+the budget could not tell apart says so instead.
 """
 
 from __future__ import annotations
@@ -123,8 +125,9 @@ def _row(d: Decision, result) -> dict[str, Any]:
     outcome = 0.0 if same else -sign * float(played["outcome_diff"])
     outcome_se = 0.0 if same else float(played["outcome_diff_se"])
     loss_win, outcome = loss_win + 0.0, outcome + 0.0  # no -0.0
-    # exact worlds with deterministic rollouts measure a loss without error: any loss counts
-    flagged = bool(loss_win > max(Z95 * loss_se, 1e-9))
+    # exact worlds with deterministic rollouts measure a loss without error: any loss counts;
+    # a loss in the hand alone counts too (late in a decided game the win cannot move)
+    flagged = bool(loss_win > max(Z95 * loss_se, 1e-9) or outcome > max(Z95 * outcome_se, 1e-9))
     unclear = bool(not same and not flagged and not played["dropped"])
     note = "equivalent to the best" if same and "/" in str(best["option"]) else ("best" if same else "")
     if result.samples == 0:

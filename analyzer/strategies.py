@@ -41,6 +41,13 @@ class SeatStrategy:
     params: dict[str, Any] = field(default_factory=dict)
     function: UserStrategy | None = None
     path: str | None = None
+    #: a user strategy as the base of a search strategy (``mc:base=file.py:f``)
+    base: UserStrategy | None = None
+
+    @property
+    def user_functions(self) -> list[UserStrategy]:
+        """The user strategies this seat plays: its own, or its search's base."""
+        return [f for f in (self.function, self.base) if f is not None]
 
 
 #: ``path.py:function[:key=value,...]``
@@ -57,11 +64,14 @@ def user_path(text: str) -> str:
 
 
 def with_user_path(text: str, where: dict[str, str]) -> str:
-    """``text`` with its file moved to ``where[path]`` when it is a user strategy named there."""
+    """``text`` with its file moved to ``where[path]`` when it is a user strategy named there,
+    or a search whose base is one (``mc:base=path.py:f``)."""
     parts = _USER.match(text.strip())
-    if not parts or parts["path"] not in where:
-        return text
-    return where[parts["path"]] + text.strip()[len(parts["path"]):]
+    if parts and parts["path"] in where:
+        return where[parts["path"]] + text.strip()[len(parts["path"]):]
+    for old, new in where.items():
+        text = text.replace(f"base={old}:", f"base={new}:")
+    return text
 
 
 def user_strategy(text: str) -> UserStrategy:
@@ -69,7 +79,7 @@ def user_strategy(text: str) -> UserStrategy:
     ``(view, legal, n, rng)`` and then only integer parameters with defaults."""
     parts = _USER.match(text)
     fn = load_user_function(f"{parts['path']}:{parts['name']}")
-    declared = list(inspect.signature(fn.py_func).parameters.values())
+    declared = list(inspect.signature(getattr(fn, "py_func", fn)).parameters.values())
     if len(declared) < 4 or any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in declared[:4]):
         raise StrategyError(f"user strategy {text}: a strategy takes (view, legal, n, rng), "
                             f"not ({', '.join(p.name for p in declared)})")
@@ -137,9 +147,16 @@ def load_user_function(text: str) -> Callable:
     fn = getattr(module, name, None)
     if fn is None:
         raise StrategyError(f"user strategy {text}: {path} has no function {name!r}")
-    if not hasattr(fn, "py_func"):
+    if not hasattr(fn, "py_func") and not (_debugging() and callable(fn)):  # --debug: njit returns the function
         raise StrategyError(f"user strategy {text}: {name} is not an @njit function (decorate it with numba.njit)")
     return fn
+
+
+def _debugging() -> bool:
+    """Whether the engine runs uncompiled (``analyzer --debug``; analyzer.jit.DEBUG)."""
+    from analyzer.jit import DEBUG
+
+    return DEBUG
 
 
 def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
@@ -155,13 +172,16 @@ def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
         )
     info = spec.strategies[name]
     params: dict[str, Any] = dict(info.params)
+    base = None
     for item in filter(None, (s.strip() for s in arg_text.split(","))):
         key, eq, value = item.partition("=")
         if not eq or key not in info.params:
             allowed = ", ".join(info.params) or "none"
             raise AnalyzerError(f"strategy {name}: bad parameter {item!r} (parameters: {allowed})")
         params[key] = value
-    return SeatStrategy(label=text, builtin=name, params=params)
+        if key == "base" and _is_user(value) and spec.user_bases:
+            base = user_strategy(value)
+    return SeatStrategy(label=text, builtin=name, params=params, base=base)
 
 
 def parse_seat_args(items: list[str] | None, flag: str = "--seat") -> dict[int, str]:
@@ -219,14 +239,18 @@ def strategy_array(spec: GameSpec, chosen: list[SeatStrategy]) -> tuple[np.ndarr
     strat = np.zeros((len(chosen), 1 + N_PARAMS), dtype=np.int64)
     functions: list[UserStrategy] = []
     for seat, choice in enumerate(chosen):
+        for fn in choice.user_functions:
+            if fn not in functions:
+                functions.append(fn)
         if choice.function is not None:
-            if choice.function not in functions:
-                functions.append(choice.function)
             strat[seat, 0] = -1 - functions.index(choice.function)
             continue
         strat[seat, 0] = spec.strategies[choice.builtin].id
         for k, (key, value) in enumerate(choice.params.items()):
-            strat[seat, 1 + k] = _param_value(spec, choice.builtin, key, value)
+            if key == "base" and choice.base is not None:  # a user slot, as a seat's own id would be
+                strat[seat, 1 + k] = -1 - functions.index(choice.base)
+            else:
+                strat[seat, 1 + k] = _param_value(spec, choice.builtin, key, value)
     return strat, functions
 
 

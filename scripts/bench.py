@@ -26,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))  # bench_c
 
 from analyzer import api  # noqa: E402
 from analyzer import games as registry  # noqa: E402
@@ -103,6 +104,45 @@ def mc_rate(game: str, k: int = 32) -> float:
         games *= 2
 
 
+#: a user strategy drawing a uniform legal move as the built-in ``random`` does (tests/data)
+USER_RANDOM = ROOT / "tests" / "data" / "user_random.py"
+
+
+def user_cost(game: str) -> tuple[float, float]:
+    """(hands/s of built-in random, hands/s of a user strategy that reimplements it) on one
+    core, every seat, CPU time, two run sizes (bench_c's method): the price of a user slot."""
+    import bench_c
+
+    spec = registry.get(game)
+    p = spec.default_players
+    rates = []
+    for strategy in ("random", f"{USER_RANDOM}:uniform"):
+        seats = [strategy] * p
+        api.simulate(game, games=200, seed=1, players=p, seats=seats, workers=1)  # compile / load
+
+        def run(games: int, seats=seats) -> tuple[float, float]:
+            started = time.process_time()
+            s = api.simulate(game, games=games, seed=1, players=p, seats=seats, workers=1)
+            return s.hands, time.process_time() - started
+
+        with bench_c.pinned_to_core0():
+            rates.append(bench_c.two_size_rate(run, 1000, TARGET_SECONDS)[0])
+    return rates[0], rates[1]
+
+
+def yardsticks(games: list[str]) -> str:
+    """The C yardstick (scripts/bench_c.py) and the user-strategy price, per game, as Markdown."""
+    import bench_c
+
+    rows = [bench_c.measure(game, seconds=TARGET_SECONDS) for game in games]
+    text = "\n" + bench_c.table(rows)
+    costs = [(game, *user_cost(game)) for game in games]
+    text += ("\n| game | built-in random, 1 core | user strategy reimplementing it | cost |\n"
+             "|---|---|---|---|\n"
+             + "".join(f"| {g} | {a:,.0f} | {b:,.0f} | {a / b:.2f}x |\n" for g, a, b in costs))
+    return text
+
+
 def table(rows: list[dict]) -> str:
     head = ("| game | players | strategies | hands/s 1 core | hands/s all cores | speed-up | games/s "
             "(all cores) | cold start s | warm start s | CLI 1M hands s |\n"
@@ -149,6 +189,7 @@ def main() -> None:
     mc_rows = [(game, mc_rate(game)) for game in (args.game or registry.names())]
     text += ("\n| game | hands/s with one `mc:k=32` seat, 1 core |\n|---|---|\n"
              + "".join(f"| {g} | {r:,.0f} |\n" for g, r in mc_rows))
+    text += yardsticks(args.game or registry.names())
     print()
     print(text)
     if args.memory:

@@ -106,3 +106,40 @@ def test_review_refuses_bad_input_in_one_line(record, cli, args, message):
 def test_review_of_a_missing_record(cli):
     code, _, err = cli("review", "hearts2", "--record", "nope.jsonl")
     assert code == 2 and "not found" in err
+
+
+# ---- a strategy that blunders at known decisions --------------------------------------------
+
+BLUNDER = "tests/data/blunder.py:thrower"  # ducker, but leads QS whenever it could lead another card
+
+
+def _qs_leads(events: list[dict], seat: int) -> list[int]:
+    """The decisions (1-based, as the review numbers them) where ``seat`` led QS with another
+    card to lead: read from the record alone (the first play after a deal or a trick)."""
+    number, leading, found = 0, True, []
+    for event in events:
+        if event["ev"] in ("deal", "trick"):
+            leading = True
+        elif event["ev"] == "decide":
+            number += 1
+            if leading and event["seat"] == seat and event["move"] == "QS" and len(event["legal"]) > 1:
+                found.append(number)
+            leading = False
+    return found
+
+
+def test_a_blunder_at_known_decisions_is_flagged_among_the_costliest(tmp_path):
+    """Leading QS into an opponent who can duck under it gives away 13 points: a review of
+    the blunderer's seat must flag every such lead, and they must be its costliest
+    decisions in the hand outcome."""
+    from analyzer import records
+
+    path = tmp_path / "blunder.jsonl"
+    path.write_text(records.to_jsonl(api.play("hearts2", seed=7, index=2, seats={0: BLUNDER, 1: "heuristic"})))
+    blunders = _qs_leads([json.loads(line) for line in path.read_text().splitlines()], seat=0)
+    assert len(blunders) >= 3
+    result = api.review("hearts2", str(path), seats=[0], samples=400, seed=4, workers=2)
+    table = result.tables["decisions"].set_index("decision")
+    assert table.loc[blunders, "flagged"].all()
+    costliest = table.sort_values("loss_outcome", ascending=False).index[:len(blunders)]
+    assert set(costliest) == set(blunders), table.loc[blunders, ["played", "best", "loss_outcome"]]

@@ -1,9 +1,8 @@
 """User strategies (``file.py:function``) wherever a built-in works: compare, evaluate
 rollouts, batch runs; their failures in one line.
 
-Compiling the kernels with user functions bound costs tens of seconds per game and
-binding, and a binding is made once per process for each distinct list of functions
-(engine.bound_kernel): the tests below reuse the same few lists on purpose.
+The kernels take user strategies as first-class functions (engine.SlotKernel): a user
+function compiles alone, in about a second, once per process for each distinct list.
 """
 
 from __future__ import annotations
@@ -286,12 +285,57 @@ def test_evaluate_with_a_rollout_that_raises(cli, tmp_path):
     assert code == 3 and "raises" in line and "no move for you" in line and not csv.exists()
 
 
-def test_mc_base_cannot_be_a_user_strategy(cli):
-    code, out, err = cli("compare", "ninety-nine", f"mc:base={CAUTIOUS}", "heuristic", "--games", "100")
+# ---- a user strategy as mc's base (ninety-nine: its kernel declares USER_BASES) ----------------
+
+MC_USER = f"mc:k=3,base={UNIFORM_ALWAYS}"   # the same rollouts as mc:k=3,base=random
+MC_RANDOM = "mc:k=3,base=random"
+
+
+def _unlabelled(seats: pd.DataFrame) -> pd.DataFrame:
+    return seats.drop(columns="strategy").reset_index(drop=True)
+
+
+def test_mc_with_a_user_base_plays_the_games_of_its_built_in_twin():
+    user = api.simulate("ninety-nine", games=150, seed=4, seats={0: MC_USER}, workers=2)
+    builtin = api.simulate("ninety-nine", games=150, seed=4, seats={0: MC_RANDOM}, workers=2)
+    pd.testing.assert_frame_equal(_unlabelled(user.tables["seats"]), _unlabelled(builtin.tables["seats"]))
+    # and the base is really played: another base gives other games
+    other = api.simulate("ninety-nine", games=150, seed=4, seats={0: f"mc:k=3,base={LAST}"}, workers=2)
+    assert not _unlabelled(other.tables["seats"]).equals(_unlabelled(builtin.tables["seats"]))
+
+
+def test_compare_and_evaluate_with_a_user_base():
+    user = api.compare("ninety-nine", [MC_USER, "heuristic"], games=300, seed=6, workers=2)
+    builtin = api.compare("ninety-nine", [MC_RANDOM, "heuristic"], games=300, seed=6, workers=2)
+    assert pair(user, MC_USER, "heuristic")["win_rate"] == pair(builtin, MC_RANDOM, "heuristic")["win_rate"]
+    a = api.evaluate("ninety-nine", NN_POSITION, rollout=MC_USER, samples=60, seed=2, workers=2)
+    b = api.evaluate("ninety-nine", NN_POSITION, rollout=MC_RANDOM, samples=60, seed=2, workers=2)
+    assert a.samples == b.samples > 0
+    pd.testing.assert_frame_equal(a.table, b.table)
+
+
+def test_batch_with_a_user_base_travels_to_dask(tmp_path):
+    job = _job(tmp_path, [MC_USER, "heuristic"], {0: MC_USER})
+    runs = batch.load_job(job)
+    assert runs[0].user_strategies() == [UNIFORM_ALWAYS]
+    assert UNIFORM_ALWAYS.rsplit(":", 1)[0] in runs[0].travelling().sources
+    batch.run_job(job, tmp_path / "local", workers=2)
+    batch.run_job(job, tmp_path / "dask", local_cluster=2)
+    for name in ("cmp/pairs", "sim/seats"):
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "local" / f"{name}.parquet"),
+                                      pd.read_parquet(tmp_path / "dask" / f"{name}.parquet"))
+
+
+def test_a_user_base_that_plays_illegally_is_one_line(cli):
+    code, out, err = cli("simulate", "ninety-nine", "--games", "20", "--seat", f"0=mc:k=2,base={USER}:never_legal")
+    line = _one_line(err)
+    assert code == 3 and "illegal move" in line and "never_legal" in line
+
+
+def test_mc_base_cannot_be_a_user_strategy_where_the_game_has_no_user_bases(cli):
+    code, out, err = cli("compare", "hearts2", f"mc:base={UNIFORM}", "heuristic", "--games", "100")
     line = _one_line(err)
     assert code == 2 and "built-in strategies only" in line and "user strategy" in line
-    with pytest.raises(AnalyzerError, match="built-in strategies only"):
-        api.evaluate("ninety-nine", NN_POSITION, rollout=f"mc:base={CAUTIOUS}", samples=10)
 
 
 def test_user_strategies_are_loaded_once_per_content():
@@ -302,7 +346,7 @@ def test_user_strategies_are_loaded_once_per_content():
         load_user_function(f"{USER}:no_such")
 
 
-# ---- compiled once: the binding is cached on the strategy file's content -----------------------
+# ---- compiled once: the kernels take user strategies as first-class functions ----------------------
 
 def _run_cli(*args: str) -> "subprocess.CompletedProcess[str]":
     import subprocess
@@ -312,39 +356,35 @@ def _run_cli(*args: str) -> "subprocess.CompletedProcess[str]":
                           timeout=900)
 
 
-def test_a_binding_compiles_once_and_editing_the_file_compiles_anew(tmp_path):
-    """A fresh file (unique content) compiles its binding with a notice; the second process
-    loads it from the cache (no notice) and plays the same games; parameters are part of
-    the binding (a new value compiles anew) and reach the function."""
+def test_a_new_strategy_file_compiles_only_itself(tmp_path):
+    """A fresh file (unique content) plays on the game's cached kernels: no compile notice,
+    the games of a process that compiled nothing else; its parameters reach the function
+    (a new value plays other games), and the same file in another folder plays the same."""
     import uuid
 
     path = tmp_path / "low.py"
     path.write_text("from numba import njit\n\n\n@njit\ndef low(view, legal, n, rng, skip=0):\n"
-                    f"    return legal[min(skip, n - 1)]  # {uuid.uuid4()}\n")
+                    f"    return legal[min(skip, n - 1)]  # {{uuid.uuid4()}}\n")
     args = ["simulate", "ninety-nine", "--games", "500", "--seed", "3", "--json"]
+    warm = _run_cli(*args)  # the game's kernels, compiled once for every strategy
     first = _run_cli(*args, "--seat", f"1={path}:low:skip=1")
-    second = _run_cli(*args, "--seat", f"1={path}:low:skip=1")
     other = _run_cli(*args, "--seat", f"1={path}:low")
-    assert first.returncode == second.returncode == other.returncode == 0, first.stderr + other.stderr
-    assert "compiling the kernels with your strategy" in first.stderr
-    assert "compiling" not in second.stderr
-    assert "compiling the kernels with your strategy" in other.stderr
+    assert warm.returncode == first.returncode == other.returncode == 0, first.stderr + other.stderr
+    assert "compiling" not in first.stderr + other.stderr
 
     def facts(out: str) -> dict:
         d = json.loads(out)
         return {k: d[k] for k in ("strategies", "games", "hands", "totals", "seats")}
 
-    assert facts(first.stdout) == facts(second.stdout)
+    def unlabelled(seats: list) -> list:  # the label names the file's path
+        return [{k: v for k, v in seat.items() if k != "strategy"} for seat in seats]
+
     assert facts(first.stdout)["seats"] != facts(other.stdout)["seats"]  # skip=1 is not skip=0
-    # the same file in another folder (a copied examples/): the same binding, loaded, not compiled
     moved = tmp_path / "elsewhere" / "low.py"
     moved.parent.mkdir()
     moved.write_text(path.read_text())
     third = _run_cli(*args, "--seat", f"1={moved}:low:skip=1")
     assert third.returncode == 0 and "compiling" not in third.stderr, third.stderr
-    def unlabelled(seats: list) -> list:  # the label names the file's path, which moved
-        return [{k: v for k, v in seat.items() if k != "strategy"} for seat in seats]
-
     assert unlabelled(facts(third.stdout)["seats"]) == unlabelled(facts(first.stdout)["seats"])
 
 

@@ -163,14 +163,33 @@ class GameSpec:
 
         return importlib.util.find_spec(f"{self.package}.solver") is not None
 
+    def study(self) -> ModuleType | None:
+        """The game's report study: its ``study.py`` room (``RULES_BRIEF``, ``build(r, spec,
+        rules)``; analyzer/report.py), or None when the package has none. Plain Python: no
+        compiled module imports it."""
+        import importlib.util
+
+        if importlib.util.find_spec(f"{self.package}.study") is None:
+            return None
+        return self.module("study")
+
     def is_compiled(self, kernel: str = "run_chunk") -> bool:
         """Whether the game's ``kernel`` entry is in the compile cache (False: the first run compiles)."""
         from analyzer.jit import is_cached
 
         return is_cached(self.package.rsplit(".", 1)[-1], kernel)
 
+    @property
+    def user_bases(self) -> bool:
+        """Whether a user strategy can be the base of the game's search strategies
+        (``mc:base=file.py:f``): its kernel declares ``USER_BASES``."""
+        return bool(getattr(self.module("kernel"), "USER_BASES", False))
+
     def kernels(self) -> tuple[Callable, Callable]:
+        """``run_chunk`` and ``run_traced`` for the built-in strategies (no user slot filled)."""
         kernel = self.module("kernel")
+        if hasattr(kernel, "USER_ENTRIES"):  # the entry points take the user slots
+            kernel = self.user_kernel([])
         return kernel.run_chunk, kernel.run_traced
 
     def user_kernels(self, functions: list[Callable]) -> tuple[Callable, Callable]:

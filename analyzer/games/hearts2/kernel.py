@@ -120,15 +120,10 @@ from analyzer.games.hearts2.view import (
 from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, hand_purpose, randbelow, seed_stream
 
-#: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
-USER_CHAIN = ["user_move", "play_hand", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
-              "evaluate_block", "evaluate_chunk"]
-
-
-@njit(cache=True)
-def user_strategy(slot, view, legal, n, rng):
-    """Placeholder: the real dispatcher is bound by engine.bind_user_strategies."""
-    return -1
+#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> card`` (engine.SlotKernel);
+#: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
 
 
 @njit(cache=True, inline="always")
@@ -144,7 +139,7 @@ def choose_move(sid, hand, legal, led, mine, theirs, r0, r1, r2, r3):
 
 
 @njit(cache=True, _nrt=False)
-def user_move(sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
+def user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
               view, codes, play_rng, err, r0, r1, r2, r3):
     """The card of the user strategy in slot ``-1 - sid``, given its view: (card, PLAY
     stream state). An illegal card gives -1 with ``err[1:3]`` filled."""
@@ -164,7 +159,7 @@ def user_move(sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, 
     view[V_TRICKS + 1] = trick - ntr0
     n = mask_to_codes(legal, codes)
     play_rng[0], play_rng[1], play_rng[2], play_rng[3] = r0, r1, r2, r3
-    card = user_strategy(-1 - sid, view, codes, n, play_rng)
+    card = users[-1 - sid](view, codes, n, play_rng)
     r0, r1, r2, r3 = play_rng[0], play_rng[1], play_rng[2], play_rng[3]
     # built-ins pick from ``legal`` by construction; only user moves are checked
     if card < 0 or card >= 52 or not (legal >> card) & 1:
@@ -357,7 +352,7 @@ def pimc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, ta
 # ---- drivers -------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void0, void1,
+def play_hand(strat, users, nhands, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void0, void1,
               forced, view, codes, play_rng, scratch, sums, search, err, trace, tracing, r0, r1, r2, r3):
     """Play the hand on from its current state (the first card ``forced`` if >= 0), each
     seat with its strategy. Returns (ok, taken0, taken1, ntr0, r0..r3); ok is False after
@@ -387,8 +382,8 @@ def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, ta
             theirs = taken1 if seat == 0 else taken0
             card, r0, r1, r2, r3 = choose_move(sid, hand, legal, led, mine, theirs, r0, r1, r2, r3)
         else:
-            card, r0, r1, r2, r3 = user_move(sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0,
-                                             taken1, ntr0, view, codes, play_rng, err, r0, r1, r2, r3)
+            card, r0, r1, r2, r3 = user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead,
+                                             taken0, taken1, ntr0, view, codes, play_rng, err, r0, r1, r2, r3)
             if card < 0:
                 err[0] = 26 * (nhands - 1) + 2 * trick + (1 if led < 0 else 2)
                 return False, taken0, taken1, ntr0, r0, r1, r2, r3
@@ -414,7 +409,7 @@ def play_hand(strat, nhands, h0, h1, dead, first, leader, trick, led, taken0, ta
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score0, score1, h0, h1, dead, leader,
+def play_rest(params, strat, users, ws, out, err, trace, tracing, nhands, dealer, score0, score1, h0, h1, dead, leader,
               trick, led, taken0, taken1, ntr0, void0, void1, forced):
     """Finish hand ``nhands`` from the state given (``h0 < 0``: deal it first), then play
     hands until the game ends; fill ``out`` (counts from this hand on). Returns
@@ -459,8 +454,8 @@ def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score
         played += 2 * (TRICKS - trick) - (0 if led < 0 else 1)
         ntricks += TRICKS - trick
         ok, taken0, taken1, ntr0, r0, r1, r2, r3 = play_hand(
-            strat, nhands, h0, h1, dead, first_lead(dead), leader, trick, led, taken0, taken1, ntr0, void0, void1,
-            forced, view, codes, play_rng, scratch, sums, search, err, trace, tracing, r0, r1, r2, r3)
+            strat, users, nhands, h0, h1, dead, first_lead(dead), leader, trick, led, taken0, taken1, ntr0, void0,
+            void1, forced, view, codes, play_rng, scratch, sums, search, err, trace, tracing, r0, r1, r2, r3)
         forced = -1
         if not ok:
             return False, 0, 0
@@ -508,7 +503,7 @@ def play_rest(params, strat, ws, out, err, trace, tracing, nhands, dealer, score
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
+def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     deck, deal_rng, play_rng = ws.deck, ws.deal_rng, ws.play_rng
     seed_stream(deal_rng, seed, index, DEAL)
@@ -519,7 +514,8 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws):
     dealer = randbelow(deal_rng, 2)
     for i in range(DECK_SIZE):
         deck[i] = DECK_CODES[i]
-    play_rest(params, strat, ws, out, err, trace, tracing, 1, dealer, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, -1)
+    play_rest(params, strat, users, ws, out, err, trace, tracing, 1, dealer, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0,
+              -1)
 
 
 @njit(cache=True)
@@ -537,25 +533,25 @@ def workspace(params, strat):
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi):
+def run_block(seed, start, params, strat, out, err, lo, hi, users):
     ws = workspace(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws)
+        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace):
-    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params, strat))
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
+    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params, strat))
 
 
 # ---- sampling and evaluation from a position ----------------------------------------------------
@@ -572,7 +568,7 @@ def sample_many(seed, pool, forced, n, out):
 
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo, hi):
+def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo, hi, users):
     """Samples ``lo .. hi - 1`` (see evaluate_chunk)."""
     seat, own, pool = pos.seat, pos.own, pos.pool
     ws = workspace(params, strat)
@@ -596,15 +592,15 @@ def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo,
                 ws.deck[c] = DECK_CODES[c]
             seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
             seed_stream(ws.play_rng, seed, start + j, PLAY)
-            ok, p0, p1 = play_rest(params, strat, ws, out, err, trace, False, pos.hand_no, pos.dealer, pos.score0,
-                                   pos.score1, h0, h1, dd, pos.leader, pos.trick, pos.led, pos.taken0, pos.taken1,
-                                   pos.ntr0, pos.void0, pos.void1, options[i])
+            ok, p0, p1 = play_rest(params, strat, users, ws, out, err, trace, False, pos.hand_no, pos.dealer,
+                                   pos.score0, pos.score1, h0, h1, dd, pos.leader, pos.trick, pos.led, pos.taken0,
+                                   pos.taken1, pos.ntr0, pos.void0, pos.void1, options[i])
             result[j, i, 0] = p0 if seat == 0 else p1
             result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nblocks):
+def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nblocks, users):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     ``worlds`` (int64[W]): empty to sample the hidden cards (``sample_hidden``), else the
@@ -618,7 +614,7 @@ def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nbl
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, pos, options, worlds, result, b * n // nblocks,
-                       (b + 1) * n // nblocks)
+                       (b + 1) * n // nblocks, users)
 
 
 # ---- a position from its public history -----------------------------------------------------------

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
-
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402,I001  (bit scan intrinsics)
+from analyzer.jit import leading_zeros, njit, trailing_zeros  # bit-scan intrinsics
 
 P_TARGET = 0
 

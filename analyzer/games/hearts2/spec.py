@@ -133,8 +133,8 @@ class Hearts2Spec(GameSpec):
         import numpy as np
 
         from analyzer.evaluate import Evaluation, Worlds
-        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
-            from analyzer.games.hearts2 import kernel
+        if kernel is None:  # else the kernel with the user strategies in its slots (GameSpec.user_kernel)
+            kernel = self.user_kernel([])
 
         pos = self.read_position(rules, position)
         params = self.params(rules)

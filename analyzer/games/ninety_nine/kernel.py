@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer import trace as tr
+from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.ninety_nine import strategies as st
 from analyzer.games.ninety_nine import view as V
 from analyzer.games.ninety_nine.codes import (
@@ -147,15 +148,12 @@ def scalars(ws) -> dict[str, int]:
     return {name: int(ws.sc[i]) for i, name in enumerate(SCALARS)}
 
 
-#: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
-USER_CHAIN = ["choose_move", "play_turns", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
-              "evaluate_block", "evaluate_chunk"]
-
-
-@njit(cache=True)
-def user_strategy(slot, view, legal, n, rng):
-    """Placeholder: the real dispatcher is bound by engine.bind_user_strategies."""
-    return -1
+#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
+#: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+#: a user slot can be ``mc``'s base (``mc:base=file.py:f``): ``choose_base``
+USER_BASES = True
 
 
 @njit(cache=True)
@@ -360,26 +358,39 @@ def finish(params, ws, out, trace, tracing):
 # ---- Monte Carlo rollouts (the sampler: sampler.py) ----------------------------------------------
 
 @njit(cache=True, inline="always")
-def choose_base(sid, hands, seat, total, legal, n, rng):
+def choose_base(users, sid, ws, seat, legal, n):
+    """The move of ``mc``'s base strategy ``sid`` for ``seat`` on bundle ``ws`` (its legal
+    moves ``legal[:n]``, its PLAY stream): a built-in by id, or the user slot ``-1 - sid``.
+
+    A user base's move outside the legal set raises ValueError(ILLEGAL_MARK), which the
+    caller's guard reports in one line: a rollout has no ``err`` row to fill."""
+    hands, sc = ws.hands, ws.sc
     if sid == st.HEURISTIC:
-        return st.heuristic_move(hands, seat, total, legal, n)
-    return st.random_move(legal, n, rng)
+        return st.heuristic_move(hands, seat, sc[S_TOTAL], legal, n)
+    if sid >= 0:
+        return st.random_move(legal, n, ws.play_rng)
+    fill_view(ws.seat_view, seat, sc, hands, ws.pile, ws.chips, ws.active)
+    move = users[-1 - sid](ws.seat_view, legal, n, ws.play_rng)
+    legal_moves(hands, seat, sc[S_TOTAL], legal)  # the strategy could have written to ``legal``
+    if not is_in(move, legal, n):
+        raise ValueError(ILLEGAL_MARK)
+    return move
 
 
 @njit(cache=True, _nrt=False)
-def rollout_turns(base, ws, trace):
-    """Play the round on with every seat using built-in strategy ``base``; the seat that goes over."""
-    hands, legal, play_rng, sc = ws.hands, ws.legal, ws.play_rng, ws.sc
+def rollout_turns(users, base, ws, trace):
+    """Play the round on with every seat using base strategy ``base``; the seat that goes over."""
+    hands, legal, sc = ws.hands, ws.legal, ws.sc
     while True:
         seat = sc[S_SEAT]
         n = legal_moves(hands, seat, sc[S_TOTAL], legal)
         if n == 0:
             return seat
-        apply_move(ws, choose_base(base, hands, seat, sc[S_TOTAL], legal, n, play_rng), trace, False)
+        apply_move(ws, choose_base(users, base, ws, seat, legal, n), trace, False)
 
 
 @njit(cache=True, _nrt=False)
-def mc_rollouts(ws, roll, seat, move, k, base, trace):
+def mc_rollouts(users, ws, roll, seat, move, k, base, trace):
     """How often ``seat`` goes over this round after ``move``, over K samples (CRN)."""
     play_rng = ws.play_rng
     busts = 0
@@ -389,23 +400,22 @@ def mc_rollouts(ws, roll, seat, move, k, base, trace):
         seed_stream(roll.play_rng, play_rng[1], j, PLAY)
         resample_hidden(roll, seat, roll.deal_rng)
         apply_move(roll, move, trace, False)
-        if rollout_turns(base, roll, trace) == seat:
+        if rollout_turns(users, base, roll, trace) == seat:
             busts += 1
     return busts
 
 
 @njit(cache=True, _nrt=False)
-def mc_move(ws, roll, seat, legal, n, k, base, trace):
+def mc_move(users, ws, roll, seat, legal, n, k, base, trace):
     """``mc``: for K samples of the hidden cards, roll each legal move out to the end of the
     round with the base strategy (same sample and same random numbers for every move);
     play the move that went over least often. The base strategy's own choice is tried
     first and kept on ties, so sampling noise never makes mc worse than its base."""
-    hands, sc = ws.hands, ws.sc
-    best = choose_base(base, hands, seat, sc[S_TOTAL], legal, n, ws.play_rng)
-    best_busts = mc_rollouts(ws, roll, seat, best, k, base, trace)
+    best = choose_base(users, base, ws, seat, legal, n)
+    best_busts = mc_rollouts(users, ws, roll, seat, best, k, base, trace)
     for i in range(n):
         if legal[i] != best and best_busts > 0:
-            busts = mc_rollouts(ws, roll, seat, legal[i], k, base, trace)
+            busts = mc_rollouts(users, ws, roll, seat, legal[i], k, base, trace)
             if busts < best_busts:
                 best, best_busts = legal[i], busts
     next_u64(ws.play_rng)  # fresh samples at the next decision
@@ -415,7 +425,7 @@ def mc_move(ws, roll, seat, legal, n, k, base, trace):
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def choose_move(strat, seat, ws, roll, n, trace):
+def choose_move(strat, users, seat, ws, roll, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot."""
     hands, legal, view, play_rng, sc = ws.hands, ws.legal, ws.seat_view, ws.play_rng, ws.sc
     sid = strat[ix(seat), 0]
@@ -424,9 +434,9 @@ def choose_move(strat, seat, ws, roll, n, trace):
     if sid == st.HEURISTIC:
         return st.heuristic_move(hands, seat, sc[S_TOTAL], legal, n)
     if sid == st.MC:
-        return mc_move(ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], trace)
+        return mc_move(users, ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], trace)
     fill_view(view, seat, sc, hands, ws.pile, ws.chips, ws.active)
-    move = user_strategy(-1 - sid, view, legal, n, play_rng)
+    move = users[-1 - sid](view, legal, n, play_rng)
     # the strategy could write to ``legal``: make the set again from the state, so that
     # play_turns checks the move against the engine's own legal moves
     legal_moves(hands, seat, sc[S_TOTAL], legal)
@@ -434,7 +444,7 @@ def choose_move(strat, seat, ws, roll, n, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
+def play_turns(params, strat, users, ws, roll, err, trace, tracing, forced):
     """Play the round on from the player to move (its first move ``forced`` if >= 0).
 
     Returns the seat that goes over, or -1 after an illegal user move (``err`` filled).
@@ -449,7 +459,7 @@ def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
             move = forced
             forced = -1
         else:
-            move = choose_move(strat, seat, ws, roll, n, trace)
+            move = choose_move(strat, users, seat, ws, roll, n, trace)
         sc[S_DECISIONS] += 1
         # built-ins pick from ``legal`` by construction; only user moves are checked, against
         # ``legal`` made again after the strategy returned (choose_move): nothing indexes
@@ -464,19 +474,19 @@ def play_turns(params, strat, ws, roll, err, trace, tracing, forced):
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, forced):
+def play_rest(seed, index, params, strat, users, ws, roll, out, err, trace, tracing, forced):
     """From the middle of a round: finish it, then play rounds until one player is left.
 
     Returns the seat that went over in the current round (-1 after an error).
     """
     sc = ws.sc
-    first = play_turns(params, strat, ws, roll, err, trace, tracing, forced)
+    first = play_turns(params, strat, users, ws, roll, err, trace, tracing, forced)
     if first < 0:
         return -1
     settle(params, ws, out, first, trace, tracing)
     while sc[S_NACTIVE] > 1:
         deal_round(seed, index, params, ws, out, trace, tracing)
-        seat = play_turns(params, strat, ws, roll, err, trace, tracing, -1)
+        seat = play_turns(params, strat, users, ws, roll, err, trace, tracing, -1)
         if seat < 0:
             return -1
         settle(params, ws, out, seat, trace, tracing)
@@ -485,7 +495,7 @@ def play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, fo
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, out, err, trace, tracing, ws, roll):
+def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, roll):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     chips, active, play_rng, sc = ws.chips, ws.active, ws.play_rng, ws.sc
     players = params[P_PLAYERS]
@@ -500,30 +510,30 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws, roll):
     sc[S_NACTIVE] = players
     sc[S_DEALER] = randbelow(ws.deal_rng, players)
     deal_round(seed, index, params, ws, out, trace, tracing)
-    play_rest(seed, index, params, strat, ws, roll, out, err, trace, tracing, -1)
+    play_rest(seed, index, params, strat, users, ws, roll, out, err, trace, tracing, -1)
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi):
+def run_block(seed, start, params, strat, out, err, lo, hi, users):
     ws = workspace(params)
     roll = workspace(params)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws, roll)
+        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws, roll)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace):
-    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params), workspace(params))
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
+    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params), workspace(params))
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
@@ -748,7 +758,7 @@ def workspace_like(ws):
 
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi):
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, users):
     ws = workspace(params)
     roll = workspace(params)
     sample = workspace(params)
@@ -766,13 +776,13 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
             seed_stream(ws.play_rng, seed, start + j, PLAY)
             out[:] = 0
-            busted = play_rest(seed, start + j, params, strat, ws, roll, out, err, trace, False, options[i])
+            busted = play_rest(seed, start + j, params, strat, users, ws, roll, out, err, trace, False, options[i])
             result[j, i, 0] = 1 if busted == seat else 0
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks):
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     result int64[n, n_options, 2]: [went over this round, won the game] per sample and option.
@@ -780,4 +790,4 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
-                       (b + 1) * n // nblocks)
+                       (b + 1) * n // nblocks, users)

@@ -173,8 +173,8 @@ class NinetyNineSpec(GameSpec):
         import numpy as np
 
         from analyzer.evaluate import Evaluation
-        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
-            from analyzer.games.ninety_nine import kernel
+        if kernel is None:  # else the kernel with the user strategies in its slots (GameSpec.user_kernel)
+            kernel = self.user_kernel([])
 
         params, ws, seat, legal, replay = self.load(rules, position)
 

@@ -76,15 +76,10 @@ MAX_TRIES = 1 << 20
 #: ``mc`` considers every legal follow when there are at most this many (else: windows)
 MC_ALL_FOLLOWS = 16
 
-#: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
-USER_CHAIN = ["choose_move", "play_turns", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
-              "evaluate_block", "evaluate_chunk"]
-
-
-@njit(cache=True)
-def user_strategy(slot, view, legal, n, rng):
-    """Placeholder: the real dispatcher is bound by engine.bind_user_strategies."""
-    return -1
+#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
+#: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
 
 
 @njit(cache=True)
@@ -855,7 +850,7 @@ def mc_move(params, ws, samp, roll, seat, k, base, trace):
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_move(strat, params, ws, samp, roll, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
+def choose_move(strat, users, params, ws, samp, roll, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot (view filled)."""
     legal, view, scr, play_rng = ws.legal, ws.seat_view, ws.scr, ws.play_rng
     sid = strat[seat, 0]
@@ -865,7 +860,7 @@ def choose_move(strat, params, ws, samp, roll, seat, kind, hand, hs, s, best, st
         return st.heuristic_move(kind, hand, hs, s, best, stock_left)
     if sid == st.MC:
         return mc_move(params, ws, samp, roll, seat, strat[seat, 1], strat[seat, 2], trace)
-    return user_strategy(-1 - sid, view, legal, n, play_rng)
+    return users[-1 - sid](view, legal, n, play_rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -879,7 +874,7 @@ def legal_set(kind, hand, hs, s, best, low_only, stock_left, legal, scr):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
+def play_turns(params, strat, users, ws, samp, roll, err, trace, tracing, forced):
     """Play the hand on to its final trick (the first move ``forced`` if >= 0).
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
@@ -913,7 +908,7 @@ def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
                 else:
                     fill_view(view, p, sc[S_DEALER], kind, stock_left, hs, hand, s, best, sc[S_WINNER],
                               sc[S_LEADER], sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
-            move = choose_move(strat, params, ws, samp, roll, p, kind, hand, hs, s, best, stock_left,
+            move = choose_move(strat, users, params, ws, samp, roll, p, kind, hand, hs, s, best, stock_left,
                                low_only, n, trace)
             if sid < 0:
                 # the strategy could write to ``legal``: make the set again from the state
@@ -935,19 +930,19 @@ def play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced):
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, ws, samp, roll, out, err, trace, tracing, forced):
+def play_rest(params, strat, users, ws, samp, roll, out, err, trace, tracing, forced):
     """From the middle of a hand: finish it, then play hands until the game is over.
 
     Returns the seats that took this hand's final trick (bit mask), -1 after an error.
     """
     sc = ws.sc
-    if play_turns(params, strat, ws, samp, roll, err, trace, tracing, forced) < 0:
+    if play_turns(params, strat, users, ws, samp, roll, err, trace, tracing, forced) < 0:
         return -1
     took = final_trick(params, ws, out, trace, tracing)
     while sc[S_OVER] == 0:
         if not deal_hand(params, ws, out, trace, tracing):
             break
-        if play_turns(params, strat, ws, samp, roll, err, trace, tracing, -1) < 0:
+        if play_turns(params, strat, users, ws, samp, roll, err, trace, tracing, -1) < 0:
             return -1
         final_trick(params, ws, out, trace, tracing)
     finish(params, ws, out, trace, tracing)
@@ -955,37 +950,37 @@ def play_rest(params, strat, ws, samp, roll, out, err, trace, tracing, forced):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, out, err, trace, tracing, ws, samp, roll):
+def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, samp, roll):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     start_game(seed, index, params, strat, ws, out, err)
     if deal_hand(params, ws, out, trace, tracing):
-        play_rest(params, strat, ws, samp, roll, out, err, trace, tracing, -1)
+        play_rest(params, strat, users, ws, samp, roll, out, err, trace, tracing, -1)
     else:
         finish(params, ws, out, trace, tracing)
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi):
+def run_block(seed, start, params, strat, out, err, lo, hi, users):
     ws = workspace(params)
     samp = workspace(params)
     roll = workspace(params)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws, samp, roll)
+        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws, samp, roll)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace):
-    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params), workspace(params),
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
+    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params), workspace(params),
               workspace(params))
 
 
@@ -1282,7 +1277,7 @@ def position_legal(params, ws, out):
 # ---- evaluation from a position ----------------------------------------------------------------
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi):
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, users):
     ws = workspace(params)
     sample = workspace(params)
     samp = workspace(params)
@@ -1306,13 +1301,13 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
         for i in range(options.shape[0]):
             copy_bundle(sample, ws)
             out[:] = 0
-            took = play_rest(params, strat, ws, samp, roll, out, err, trace, False, options[i])
+            took = play_rest(params, strat, users, ws, samp, roll, out, err, trace, False, options[i])
             result[j, i, 0] = (took >> seat) & 1
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks):
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     result int64[n, n_options, 2]: [took this hand's final trick, won the game] per sample
@@ -1321,4 +1316,4 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
-                       (b + 1) * n // nblocks)
+                       (b + 1) * n // nblocks, users)

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from analyzer.jit import njit
+from analyzer.jit import leading_zeros, njit, trailing_zeros  # bit-scan intrinsics
 
 P_PLAYERS, P_TARGET, P_LOWEST_ONLY = 0, 1, 2
 

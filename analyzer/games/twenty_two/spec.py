@@ -184,8 +184,8 @@ class TwentyTwoSpec(GameSpec):
                    kernel=None):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         from analyzer.evaluate import Evaluation
-        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
-            from analyzer.games.twenty_two import kernel
+        if kernel is None:  # else the kernel with the user strategies in its slots (GameSpec.user_kernel)
+            kernel = self.user_kernel([])
 
         pos = load_position(rules, position)
         params = self.params(rules)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analyzer.games.twenty_two.codes import KIND_DISCARD, KIND_LEAD
 from analyzer.games.twenty_two.rules import (
@@ -44,7 +43,7 @@ from analyzer.games.twenty_two.rules import (
     set_size,
     unrank_subset,
 )
-from analyzer.jit import njit
+from analyzer.jit import njit, trailing_zeros
 from analyzer.rng import randbelow
 
 #: built-in strategy ids (spec.SPEC's StrategyInfo reads them)

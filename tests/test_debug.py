@@ -1,0 +1,71 @@
+"""``analyzer --debug``: the engine runs uncompiled, so a user strategy's ``print`` and
+tracebacks show, and the games are the very games of the compiled run (issue #18, item 5).
+
+Each game is checked on a few games of its built-in ``random``: the uncompiled games must
+equal the compiled ones. Where a user strategy reimplements that ``random``
+(tests/data/user_random.py: Hearts and Ninety-Nine), the uncompiled user strategy must
+play them too, which shows that the debug path plays the user's own function.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+
+#: the function of tests/data/user_random.py that draws as the game's built-in random does
+UNIFORM = {"hearts2": "uniform", "ninety-nine": "uniform_always"}
+GAMES = ["hearts2", "ninety-nine", "pitch10", "twenty-two", "two-ten-jack"]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=900)
+
+
+def _games(out: str) -> dict:
+    """The games of a ``--json`` simulate: totals and per-seat numbers, without the labels."""
+    facts = json.loads(out)
+    seats = [{k: v for k, v in seat.items() if k != "strategy"} for seat in facts["seats"]]
+    return {"games": facts["games"], "hands": facts["hands"], "totals": facts["totals"], "seats": seats}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_debug_games_equal_the_compiled_games(game):
+    common = ["simulate", game, "--games", "3", "--seed", "5", "--json", "--seat", "0=random"]
+    compiled = _run(*common)
+    debug = _run("--debug", *common)
+    assert compiled.returncode == 0 and debug.returncode == 0, compiled.stderr + debug.stderr
+    assert "compiling" not in debug.stderr  # nothing is compiled under --debug
+    assert _games(debug.stdout) == _games(compiled.stdout)
+
+
+@pytest.mark.parametrize("game", sorted(UNIFORM))
+def test_a_debugged_user_strategy_plays_the_compiled_games(game):
+    common = ["simulate", game, "--games", "3", "--seed", "5", "--json"]
+    compiled = _run(*common, "--seat", "0=random")
+    debug = _run("--debug", *common, "--seat", f"0={DATA / 'user_random.py'}:{UNIFORM[game]}")
+    assert compiled.returncode == 0 and debug.returncode == 0, compiled.stderr + debug.stderr
+    assert _games(debug.stdout) == _games(compiled.stdout)
+
+
+def test_debug_shows_prints_and_the_traceback_into_the_strategy(tmp_path):
+    path = tmp_path / "talk.py"
+    path.write_text("from numba import njit\n\n\n@njit\ndef talk(view, legal, n, rng):\n"
+                    "    print('deciding among', n)\n    return legal[0]\n\n\n"
+                    "@njit\ndef boom(view, legal, n, rng):\n    return legal[n + 100]\n")
+    talk = _run("--debug", "simulate", "ninety-nine", "--games", "1", "--seed", "2", "--seat", f"0={path}:talk")
+    assert talk.returncode == 0, talk.stderr
+    assert "deciding among" in talk.stdout
+    boom = _run("--debug", "simulate", "ninety-nine", "--games", "1", "--seed", "2", "--seat", f"0={path}:boom")
+    assert boom.returncode == 3
+    assert "Traceback" in boom.stderr and f'File "{path}", line 12, in boom' in boom.stderr, boom.stderr
+    assert boom.stderr.strip().splitlines()[-1].startswith("error: user strategy ")
