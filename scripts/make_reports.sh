@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Regenerate the strategy reports under reports/<game>/ (Markdown, HTML, figures, tables).
+# Regenerate the strategy reports under reports/<game>/ (Markdown, HTML, figures, tables)
+# and reports/index.md + index.html (each report's findings, linked).
 #
-#   scripts/make_reports.sh                    # full reports of all five games (a few minutes each)
-#   scripts/make_reports.sh hearts2 pitch10    # only these games
+#   scripts/make_reports.sh                    # full reports of all five games (up to ~10 minutes each)
+#   scripts/make_reports.sh hearts2 pitch10    # only these games (the index lists every report present)
 #   QUICK=1 scripts/make_reports.sh            # quick versions (seconds each), e.g. to preview
 #   SEED=2026 OUT=reports WORKERS=2 scripts/make_reports.sh
 #
-# The numbers depend on the game, SEED and QUICK only (not on WORKERS or the machine), so
-# rerunning with the same settings reproduces the committed reports up to the timings.
+# The games run one after another. Each prints its time and, where /usr/bin/time is there,
+# its peak memory (maximum resident set size). The numbers depend on the game, SEED and
+# QUICK only (not on WORKERS or the machine), so rerunning with the same settings
+# reproduces the committed reports up to the timings.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -27,17 +30,20 @@ fi
 flags=(--seed "$SEED")
 [ -n "${QUICK:-}" ] && [ "${QUICK}" != "0" ] && flags+=(--quick)
 
-# the CLI command when it is there, else the module's own entry point (same function)
-if "$ANALYZER" report --help >/dev/null 2>&1; then
-  run() { "$ANALYZER" report "$1" --out "$2" "${flags[@]}" ${WORKERS:+--workers "$WORKERS"}; }
-else
-  run() { "$PYTHON" -m analyzer.report "$1" "$2" "${flags[@]}" ${WORKERS:+--workers "$WORKERS"}; }
-fi
+timer=()
+[ -x /usr/bin/time ] && timer=(/usr/bin/time -v -o "$OUT/.time.txt")
 
+mkdir -p "$OUT"
 for game in "${games[@]}"; do
   started=$(date +%s)
   echo "== $game -> $OUT/$game"
   rm -rf "${OUT:?}/$game"
-  run "$game" "$OUT/$game"
-  echo "   done in $(( $(date +%s) - started )) s"
+  "${timer[@]}" "$ANALYZER" report "$game" --out "$OUT/$game" "${flags[@]}" ${WORKERS:+--workers "$WORKERS"}
+  peak=""
+  if [ -f "$OUT/.time.txt" ]; then
+    peak=$(awk -F: '/Maximum resident set size/ {printf ", peak memory %d MB", $2 / 1024}' "$OUT/.time.txt")
+    rm -f "$OUT/.time.txt"
+  fi
+  echo "   done in $(( $(date +%s) - started )) s$peak"
 done
+"$PYTHON" -m analyzer.report index "$OUT"

@@ -1,6 +1,9 @@
-"""Strategy reports (analyzer/report.py): a quick report for every game builds, its figures
-are valid PNGs, its tables have the expected columns and consistent intervals, the HTML is
-self-contained, and the numbers do not depend on the number of workers."""
+"""Strategy reports (analyzer/report.py and each game's study.py): a quick report for every
+game builds, its figures are valid PNGs, its tables have the expected columns and intervals
+that hold their estimate and stay inside [0, 1] for shares, no cell under the minimum n is a
+finding, the Pitch bid table is counterfactual (a row for every dealt-hand class), findings
+follow the data, the report's common part names no game, the HTML is self-contained, and
+the numbers do not depend on the number of workers."""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ COMMON_TABLES = {
     "tournament_pairs": ["strategy", "opponent", "deals", "games", "win_rate", "win_rate_lo", "win_rate_hi",
                          "difference", "p_value"],
     "tournament_ranking": ["rank", "strategy", "mean_win_rate", "mean_win_rate_lo", "mean_win_rate_hi"],
-    "convergence": ["deals", "games", "win_rate", "win_rate_lo", "win_rate_hi", "win_rate_se",
+    "convergence": ["deals", "games", "win_rate", "win_rate_lo", "win_rate_hi", "half_width", "win_rate_se",
                     "win_rate_se_unpaired"],
     "provenance": ["item", "value"],
     "runs": ["part", "call", "strategies", "seconds"],
@@ -39,8 +42,8 @@ GAME_TABLES = {
     "ninety-nine": {
         "risk_by_total_and_hand": ["total_bin", "escapes_held", "n", "over_this_round", "over_this_round_lo",
                                    "over_this_round_hi", "over_now"],
-        "escape_card_value": ["card", "n_with", "n_without", "with", "without", "difference", "difference_lo",
-                              "difference_hi"],
+        "escape_card_value": ["card", "n_with", "n_without", "n", "with", "without", "difference",
+                              "difference_lo", "difference_hi"],
         "went_over_by_escapes_dealt": ["escapes", "n", "went_over"],
         "seats": ["seat", "strategy", "win_rate", "win_rate_lo", "win_rate_hi"],
         "positions": ["position", "label", "bust_rate", "bust_rate_lo", "bust_rate_hi"],
@@ -63,17 +66,18 @@ GAME_TABLES = {
     "two-ten-jack": {
         "as_value_dealt": ["as_dealt", "n", "points", "points_lo", "points_hi", "took_as"],
         "as_value_taken": ["took_as", "n", "points"],
-        "scoring_card_value": ["card", "card_value", "with", "without", "difference", "difference_lo",
+        "scoring_card_value": ["card", "card_value", "n_with", "n_without", "difference", "difference_lo",
                                "difference_hi"],
         "points_by_value_dealt": ["value_bin", "n", "points"],
         "dealer_advantage": ["position", "points_per_round", "points_per_round_lo", "points_per_round_hi"],
     },
     "pitch10": {
-        "bid_table_trump_length": ["trump_length", "bid", "hands", "make_chance", "make_chance_lo",
-                                   "make_chance_hi"],
-        "bid_table_top_trumps": ["top_trumps", "bid", "hands", "make_chance"],
+        "bid_table_trump_length": ["trump_length", "bid", "n", "rollouts", "make_chance", "make_chance_lo",
+                                   "make_chance_hi", "score_change"],
+        "bid_table_top_trumps": ["top_trumps", "bid", "n", "make_chance"],
         "bids_made": ["bid", "n", "made", "taken"],
         "give_value": ["give", "holding", "n", "taken", "made"],
+        "bids": ["bid", "hands", "share", "share_lo", "share_hi"],
         "points_by_seat": ["relative_seat", "seat", "n", "team_points", "team_points_lo", "team_points_hi",
                            "pitch_rate"],
     },
@@ -187,17 +191,148 @@ def test_tournament_and_convergence(built):
     pairs = pd.read_csv(out / "tables" / "tournament_pairs.csv")
     n = len(expected)
     assert len(pairs) == n * (n - 1) // 2
+    assert (pairs["win_rate"] >= 0.5).all(), "each pairing names the stronger strategy first"
     conv = pd.read_csv(out / "tables" / "convergence.csv")
+    # sequential sizing: the looks double from the first, and stop at the first within the target
     looks, d = [], report.QUICK.convergence_first
-    while d < report.QUICK.convergence:
+    while d < report.QUICK.convergence_max:
         looks.append(d)
         d *= 2
-    assert list(conv["deals"]) == looks + [report.QUICK.convergence]
-    # the band narrows as deals grow, roughly like 1/sqrt(n)
-    se = conv["win_rate_se"].to_numpy()
-    assert se[-1] <= se[0] and (se[-1] < se[0] or se[0] == 0)
+    looks.append(report.QUICK.convergence_max)
+    assert list(conv["deals"]) == looks[:len(conv)]
+    half = ((conv["win_rate_hi"] - conv["win_rate_lo"]) / 2).to_numpy()
+    assert np.all(half[:-1] > report.QUICK.convergence_target)
+    assert half[-1] <= report.QUICK.convergence_target or len(conv) == len(looks)
     # heuristic beats random clearly in every game
     assert conv["win_rate_lo"].iloc[-1] > 0.5
+
+
+_NOT_SHARES = ("difference", "points", "margin", "change", "score", "size", "players_in", "_se", "taken_per")
+
+
+def _share_columns(frame: pd.DataFrame) -> list[str]:
+    """Columns with an interval whose estimates are all in [0, 1] and whose name is no points or
+    difference measure: shares (a points mean that happens to lie in [0, 1] is left out by name)."""
+    out = []
+    for col in frame.columns:
+        if col + "_lo" in frame.columns and col + "_hi" in frame.columns and not any(w in col for w in _NOT_SHARES):
+            v = pd.to_numeric(frame[col], errors="coerce").dropna()
+            if len(v) and v.between(0, 1).all():
+                out.append(col)
+    return out
+
+
+def test_no_share_interval_outside_0_1(built):
+    game, out, _ = built
+    checked = 0
+    for file in (out / "tables").glob("*.csv"):
+        frame = pd.read_csv(file)
+        for col in _share_columns(frame):
+            lo = pd.to_numeric(frame[col + "_lo"], errors="coerce").dropna()
+            hi = pd.to_numeric(frame[col + "_hi"], errors="coerce").dropna()
+            assert (lo >= 0).all() and (hi <= 1).all(), f"{file.name}.{col}: interval outside [0, 1]"
+            checked += 1
+    assert checked >= 3
+
+
+def test_findings_only_from_cells_of_minimum_size(built):
+    game, out, path = built
+    findings = list(pd.read_csv(out / "tables" / "findings.csv")["finding"])
+    assert 2 <= len(findings) <= report.MAX_FINDINGS
+    md = path.read_text(encoding="utf-8")
+    assert md.index("## Findings") < md.index("## How this report was made")
+    for text in findings:
+        assert text in md
+        sizes = [int(x.replace(",", "")) for x in re.findall(r"n = ([\d,]+)", text)]
+        assert sizes and min(sizes) >= report.MIN_N, text
+        numbers = re.findall(r"\[([-+\d.]+), ([-+\d.]+)\]", text)
+        assert numbers, f"a finding without its interval: {text}"
+    # a table row under the minimum shows "n < MIN_N" instead of its interval
+    for file in (out / "tables").glob("*.csv"):
+        frame = pd.read_csv(file)
+        if "below_min_n" in frame.columns and frame["below_min_n"].any():
+            assert f"n < {report.MIN_N}" in md
+            break
+
+
+def test_pitch_bid_table_has_a_row_for_every_dealt_hand_class(tmp_path):
+    """The quick Pitch report's counterfactual bid table, checked against hands dealt from the
+    same records with an independent trump counter: every dealt hand is in a row, whatever the
+    bidding did, and the rows are the classes of those hands (ends merged to MIN_N)."""
+    from analyzer import api
+    from analyzer.games.pitch10 import study
+
+    records = api.play("pitch10", seed=SEED, index=0, games=report.QUICK.records_batch)
+    hands = [h for g in records for e in g if e["ev"] == "deal" for h in e["hands"]][:report.QUICK.deals]
+    same_colour = {"C": "S", "S": "C", "D": "H", "H": "D"}
+
+    def longest(hand):  # the reference: suit, jokers, the jack of the same colour
+        return max(sum(c in ("LJ", "HJ") or c[1] == t or (c[0] == "J" and c[1] == same_colour[t]) for c in hand)
+                   for t in "CDHS")
+
+    lengths = pd.Series([longest(h) for h in hands]).value_counts().sort_index()
+    low, high = lengths.index.min(), lengths.index.max()
+    while lengths[lengths.index <= low].sum() < report.MIN_N:
+        low += 1
+    while lengths[lengths.index >= high].sum() < report.MIN_N:
+        high -= 1
+    expected = {study.length_label(k, low, high): int(v) for k, v in
+                lengths.groupby(lengths.index.to_series().clip(low, high)).sum().items()}
+    report.build_report("pitch10", tmp_path / "pitch", quick=True, seed=SEED, workers=2)
+    table = pd.read_csv(tmp_path / "pitch" / "tables" / "bid_table_trump_length.csv", dtype={"trump_length": str})
+    for bid, part in table.groupby("bid"):
+        assert dict(zip(part["trump_length"], part["n"])) == expected, bid
+    assert set(table["bid"].astype(str)) == {"4", "5", "6", "7", "8", "9", "10", "moon"}
+    # make chances fall as the bid rises, within each class
+    for _, part in table[table["bid"] != "moon"].groupby("trump_length"):
+        chance = part.sort_values("bid", key=lambda b: b.astype(int))["make_chance"].to_numpy()
+        assert np.all(np.diff(chance) <= 1e-12)
+
+
+def test_findings_follow_the_data():
+    from analyzer.games.ninety_nine import study as nn
+    from analyzer.games.pitch10 import study as pitch
+
+    table = pd.DataFrame({"trump_length": ["4", "4", "5"], "bid": ["4", "5", "4"], "n": [100, 100, 40],
+                          "score_change": [1.0, 2.0, 3.0], "score_change_lo": [0.5, 1.5, 2.0],
+                          "score_change_hi": [1.5, 2.5, 4.0], "make_chance": [0.8, 0.6, 0.9],
+                          "make_chance_lo": [0.7, 0.5, 0.8], "make_chance_hi": [0.9, 0.7, 0.95]})
+    first = pitch.bid_findings(table)
+    assert "is 5: +2.00 [+1.50, +2.50]" in first[0] and "n = 100" in first[0]
+    changed = table.assign(score_change=[2.5, 2.0, 3.0], score_change_lo=[2.0, 1.5, 2.0],
+                           score_change_hi=[3.0, 2.5, 4.0])
+    second = pitch.bid_findings(changed)
+    assert second != first and "is 4: +2.50 [+2.00, +3.00]" in second[0]
+    # a cell under the minimum n is never a finding, whatever its value
+    risk = pd.DataFrame({"total_bin": [80, 90, 90], "totals": ["80-89", "90-99", "90-99"],
+                         "escapes_held": ["0", "0", "1"], "n": [500, report.MIN_N - 1, 400],
+                         "over_this_round": [0.3, 0.99, 0.4], "over_this_round_lo": [0.25, 0.9, 0.35],
+                         "over_this_round_hi": [0.35, 1.0, 0.45]})
+    text = nn.risk_findings(risk)
+    assert len(text) == 1 and "80-89" in text[0] and "0.300 [0.250, 0.350]" in text[0]
+    risk.loc[1, "n"] = report.MIN_N
+    assert "90-99" in nn.risk_findings(risk)[0]
+    assert report.finding_text("{value} {n}", {"n": report.MIN_N - 1, "x": 1.0, "x_lo": 0.0, "x_hi": 2.0}, "x") is None
+
+
+def test_the_common_part_names_no_game():
+    """report.py and report_plots.py hold no game name, title, package or per-game constant:
+    each game's study and rules prose live in its package (issue #16)."""
+    source = (Path(report.__file__).read_text() + Path(report.plots.__file__).read_text()).lower()
+    for name in registry.names():
+        spec = registry.get(name)
+        for word in (name, spec.title.lower(), spec.package.rsplit(".", 1)[-1]):
+            assert word not in source, word
+    for word in ("escapes", "ttj_scoring", "is_trump", "off_suit", "rules_brief = {", "study_", "\"qs\"",
+                 "ranks =", "suits =", "hearts", "pitcher", "trump"):
+        assert word not in source, word
+    for name in registry.names():
+        spec = registry.get(name)
+        assert spec.study() is not None, name
+        study_file = Path(spec.study().__file__)
+        assert study_file.name == "study.py" and "njit" not in study_file.read_text()
+        for room in ("kernel", "rules", "strategies"):
+            assert "study" not in re.sub(r"#.*", "", Path(spec.module(room).__file__).read_text()), (name, room)
 
 
 def test_html_is_self_contained(built):
@@ -266,42 +401,62 @@ def test_interval_helpers():
     assert m == 2.5 and lo == pytest.approx(2.5 - half) and hi == pytest.approx(2.5 + half)
     p, lo, hi = report.prop_ci([True, False, False, True, True])
     assert p == pytest.approx(0.6) and 0 < lo < 0.6 < hi < 1
-    d, lo, hi = report.diff_ci([1, 2, 3], [0, 0, 1])
-    assert d == pytest.approx(2 - 1 / 3)
-    half = 1.959963984540054 * math.sqrt(1 / 3 + (1 / 3) / 3)
-    assert hi - d == pytest.approx(half)
+    # clusters of one observation: the cluster-robust interval is the ordinary one
+    x = np.array([1.0, 4.0, 2.0, 8.0, 5.0])
+    m, lo, hi = report.clustered_interval(x, np.ones(5), "mean")
+    half = 1.959963984540054 * math.sqrt(np.var(x, ddof=1) / 5)
+    assert m == pytest.approx(4.0) and hi - m == pytest.approx(half)
+    # clipped to the range the data take, and shares always inside [0, 1]
+    assert report.clustered_interval(np.array([0.0, 0.0, 1.0]), np.ones(3), "mean", 0.0, 1.0)[1] == 0.0
+    p, lo, hi = report.clustered_interval(np.array([0.0, 0.0, 1.0, 0.0]), np.array([5, 3, 4, 6]), "prop")
+    assert p == pytest.approx(1 / 18) and 0 <= lo < p < hi <= 1
+    # two clusters of perfectly correlated observations: wider than if they were independent
+    y = np.array([3.0, 0.0])
+    n = np.array([3.0, 3.0])
+    _, lo_c, hi_c = report.clustered_interval(y, n, "prop")
+    _, lo_i, hi_i = report.prop_ci([1, 1, 1, 0, 0, 0])
+    assert hi_c - lo_c > hi_i - lo_i
+    # a clustered difference by hand: a - b per cluster, by the linearised variance
+    d, lo, hi = report.clustered_difference([2, 4, 6], [1, 1, 1], [1, 1, 1], [1, 1, 1])
+    diffs = np.array([1.0, 3.0, 5.0])
+    assert d == pytest.approx(3.0) and hi - d == pytest.approx(1.959963984540054 * math.sqrt(diffs.var(ddof=1) / 3))
     table = report.grouped(pd.DataFrame({"g": [1, 1, 2], "x": [1.0, 3.0, 5.0]}), "g", {"x": ("x", "mean")})
     assert list(table["n"]) == [2, 1] and list(table["x"]) == [2.0, 5.0]
 
 
 def test_readers_agree_with_the_rules():
     from analyzer import api
+    from analyzer.games.hearts2 import study as hearts
+    from analyzer.games.ninety_nine import study as nn
+    from analyzer.games.pitch10 import study as pitch
+    from analyzer.games.two_ten_jack import study as ttj
 
-    # ninety-nine: exactly one player goes over per round, and only one with no escape card
-    turns, dealt = report.nn_frames(api.play("ninety-nine", seed=5, games=20))
-    assert (dealt.groupby(["game", "round"])["went_over"].sum() == 1).all()
-    assert not turns[turns["over_now"]]["escapes"].any()
-    assert (turns["over_now"].sum() == dealt["went_over"].sum())
-    # hearts2: 7 hearts in all per hand (hands plus dead cards); QS with one seat, dead or the other
-    records = api.play("hearts2", seed=5, games=10)
-    hands = report.hearts_frame(records)
-    dead_hearts = [sum(c[1] == "H" for c in e["dead"]) for g in records for e in g if e["ev"] == "deal"]
-    per_hand = hands["hearts_held"].to_numpy().reshape(-1, 2).sum(axis=1)
-    assert list(per_hand + np.array(dead_hearts)) == [7] * len(dead_hearts)
-    # two-ten-jack: AS is always played, so exactly one seat takes it each round
-    rounds = report.ttj_frame(api.play("two-ten-jack", seed=5, games=10))
-    assert (rounds["took_as"].to_numpy().reshape(-1, 2).sum(axis=1) == 1).all()
-    # pitch10: a made bid scores the bid (default rules), a missed one loses it
-    hands, seats = report.pitch_frames(api.play("pitch10", seed=5, games=10))
-    bids = hands["bid"].map(lambda b: 10 if b == "moon" else int(b))
-    normal = hands["bid"] != "moon"
-    assert (hands[normal & hands["made"]]["points"] == bids[normal & hands["made"]]).all()
-    assert (hands[normal & ~hands["made"]]["points"] == -bids[normal & ~hands["made"]]).all()
-    assert len(seats) == 4 * len(hands)
-    # twenty-two: in every final trick somebody takes it, and takers hold the highest rank
-    held, final, deals = report.tt_frames(api.play("twenty-two", seed=5, games=10))
-    for _, trick in final.groupby("trick"):
-        top = trick["rank_index"].max()
-        assert list(trick["taken"]) == list(trick["rank_index"] == top)
-    assert (deals["size"] >= 1).all() and (deals["in"] >= 2).all()
-    assert set(final["rank"]) <= set(report.RANKS)
+    # ninety-nine: exactly one player goes over per round; the escape ranks are K 4 9 T
+    assert sorted(nn.ESCAPE_RANKS) == sorted("K49T")
+    records = api.play("ninety-nine", seed=5, games=20)
+    rounds = sum(e["ev"] == "hand_end" for g in records for e in g)
+    risk, held, count = (report.Cells(["total_bin", "escapes_held"], {"o": ("over_now", "prop")}),
+                         report.Cells(["card", "held"], {"w": ("went_over", "prop")}),
+                         report.Cells("escapes", {"w": ("went_over", "prop")}))
+    nn.reduce_games(records, 0, risk, held, count)
+    per_card = held.table()
+    for _, part in per_card.groupby("card"):
+        assert round(float((part["w"] * part["n"]).sum())) == rounds
+    turns = risk.table()
+    assert round(float((turns["o"] * turns["n"]).sum())) == rounds
+    assert (turns[turns["escapes_held"] != "0"]["o"] == 0).all()  # an escape card is always playable
+    # hearts2: the scoring cards from the game's table
+    assert hearts.QS_NAME == "QS" and hearts.is_heart("AH") and not hearts.is_heart("QS")
+    # two-ten-jack: the scoring cards from the game's table
+    assert ttj.SCORING == {"2H": 5, "TH": 5, "JH": 5, "2C": -5, "TC": -5, "JC": -5, "2S": 1, "TS": 1, "JS": 1,
+                           "AS": 1, "6D": 1}
+    # pitch10: trumps from the game's strength table (jokers and the off-jack count)
+    assert list(pitch.trumps_by_suit(["JC", "JS", "HJ", "2S", "AD"])) == [3, 2, 1, 4]
+    assert pitch.hand_class(["AS", "KS", "QS", "JC", "2D", "3D", "4D", "5D", "LJ"]) == (5, 3)
+    points = np.zeros((2, 4, 4), dtype=np.int64)
+    points[0, :, 2] = [6, 7, 6, 7]   # hand 0 does best in hearts on every rollout
+    points[1, 0::2, 0] = 9           # hand 1: clubs on the even rollouts only, spades on the odd ones
+    points[1, 1::2, 3] = 8
+    chosen = pitch.chosen_points(points)
+    assert list(chosen[0]) == [7, 7, 6, 6]
+    assert list(chosen[1]) == [0, 0, 0, 0]  # chosen on one half, measured on the other
