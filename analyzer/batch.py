@@ -103,8 +103,7 @@ class Run:
 
     def landed(self) -> "Run":
         """On a worker: the run with its user strategies' files written under the cache
-        (one folder per content: every worker of a machine shares it, and the compiled
-        binding, which is keyed on the content, analyzer.engine) and its texts pointing there."""
+        (one folder per content: every worker of a machine shares it) and its texts pointing there."""
         if not self.sources:
             return self
         from analyzer.jit import sources_folder

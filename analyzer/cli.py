@@ -42,12 +42,10 @@ def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
     from analyzer import games as registry
 
     from analyzer.jit import DEBUG
-    from analyzer.runner import BEFORE_KERNEL, COMPILE_NOTICE
+    from analyzer.runner import BEFORE_KERNEL
 
     if DEBUG:  # nothing is compiled
         return
-    if not COMPILE_NOTICE:  # where analyzer.engine says that a user strategy's binding compiles
-        COMPILE_NOTICE.append(lambda text: typer.echo(text, err=True))
     try:
         spec = registry.get(game)
     except Exception:  # noqa: BLE001 - the command itself reports a bad game name

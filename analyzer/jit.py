@@ -74,11 +74,6 @@ def is_cached(game: str, function: str = "run_chunk") -> bool:
     return any(folder.glob(f"*/{name}-*.nbi"))
 
 
-def binding_folders(game: str) -> list[Path]:
-    """The cache folders of user-strategy bindings of a game (analyzer.engine), any age."""
-    return list((_cache_root() / "numba" / cache_group(game)).glob("*/bind-*"))
-
-
 def sources_folder() -> Path:
     """Where a batch worker writes the user strategy files a job brought along (batch.Run.landed)."""
     return _cache_root() / "sources"
@@ -127,17 +122,13 @@ else:
 
 
 class GameCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):
-    """Caches a package function under ``<root>/numba/<cache_group>/``; a kernel function
-    recompiled with user strategies bound (analyzer.engine) under ``bind-<key>/`` below."""
+    """Caches a package function under ``<root>/numba/<cache_group>/``."""
 
     def __init__(self, py_func, py_file):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
         group = cache_group(_game_of(Path(py_file).resolve()))
         self._cache_path = os.path.join(_cache_root() / "numba" / group, self.get_suitable_cache_subpath(py_file))
-        binding = py_func.__globals__.get("__analyzer_binding__")
-        if binding:
-            self._cache_path = os.path.join(self._cache_path, f"bind-{binding}")
 
     def get_cache_path(self):
         return self._cache_path

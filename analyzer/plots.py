@@ -9,16 +9,22 @@ def win_rate_plot(summary, path: str | Path) -> None:
     """Win rate per seat with 95% intervals, saved atomically as PNG."""
     plt = _pyplot()
     seats = summary.tables["seats"]
-    labels = [f"seat {s}\n{name}" for s, name in zip(seats["seat"], seats["strategy"])]
+    # a user strategy's label is its path: its file name is enough under a bar
+    labels = [f"seat {s}\n{Path(name.split(':')[0]).name if '.py:' in name else name}"
+              for s, name in zip(seats["seat"], seats["strategy"])]
     rate = seats["win_rate"].to_numpy()
     err = [rate - seats["win_rate_lo"].to_numpy(), seats["win_rate_hi"].to_numpy() - rate]
     fig, ax = plt.subplots(figsize=(1.6 + 1.3 * len(labels), 4.2), dpi=120)
     ax.bar(labels, rate, yerr=err, capsize=6, color="#4C72B0", alpha=0.85, label="win rate (95% CI)")
-    ax.axhline(1 / len(labels), color="grey", linestyle="--", linewidth=1, label="equal share")
+    # the share each seat would have if all were equal: partners win together, so it is the
+    # mean win rate (1/players with one winner a game, 1/2 in a game of two partnerships)
+    ax.axhline(float(rate.mean()), color="grey", linestyle="--", linewidth=1, label="equal share")
     ax.set_ylabel("win rate (share of games)")
     ax.set_title(f"{summary.game}: win rate by seat\n({summary.games:,} games, seed {summary.seed})", fontsize=10)
     ax.set_ylim(0, min(1.0, max(rate.max() * 1.35, 0.1)))
     ax.legend(loc="upper right", fontsize=8)
+    if len(labels) > 4:
+        ax.tick_params(axis="x", labelrotation=30)
     _save(fig, path)
 
 
@@ -34,16 +40,15 @@ def _save(fig, path) -> None:
 
 
 def _pyplot():
-    import matplotlib
+    from analyzer.report_plots import style  # one style for every figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return style()
 
 
 def comparison_plot(result, path: str | Path) -> None:
     """Two strategies: win rates with 95% error bars. More: a heat map of pairwise win rates."""
+    from analyzer.report_plots import p_text
+
     plt = _pyplot()
     pairs = result.tables["pairs"]
     names = result.strategies
@@ -57,7 +62,7 @@ def comparison_plot(result, path: str | Path) -> None:
         ax.axhline(0.5, color="grey", linestyle="--", linewidth=1, label="equal strength")
         ax.set_ylim(0, 1)
         ax.set_ylabel("share of wins on duplicate deals")
-        ax.set_title(f"{result.game}: {names[0]} vs {names[1]}\n({result.games:,} deals, p = {row['p_value']:.2g})")
+        ax.set_title(f"{result.game}: {names[0]} vs {names[1]}\n({result.games:,} deals, {p_text(row['p_value'])})")
         ax.legend(loc="upper right", fontsize=8)
     else:
         import numpy as np
@@ -118,9 +123,8 @@ def evaluation_plot(result, path: str | Path) -> None:
     ax.barh(y, rate, xerr=err, capsize=4, color=colours)
     ax.set_yticks(y, [f"{o}  (P best {p:.2f})" for o, p in zip(table["option"], table["p_best"])])
     ax.set_xlabel("probability of winning the game (95% CI)")
-    lo, hi = float(table["win_lo"].min()), float(table["win_hi"].max())
-    pad = max(0.02, (hi - lo) * 0.3)
-    ax.set_xlim(max(0.0, lo - pad), min(1.0, hi + pad))
+    hi = float(table["win_hi"].max())
+    ax.set_xlim(0.0, min(1.0, hi + max(0.02, hi * 0.1)))  # bars are read by their length: from 0
     ax.set_title(f"{result.game}: options ranked ({result.samples:,} samples; grey = dropped early)", fontsize=10)
     _save(fig, path)
 

@@ -58,8 +58,6 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
 
 #: callbacks run once, just before the next kernel call
 BEFORE_KERNEL: list[Callable[[], None]] = []
-#: where a notice of a coming compile goes (the CLI puts its stderr printer here; empty: nowhere)
-COMPILE_NOTICE: list[Callable[[str], None]] = []
 
 
 def kernel_left_running() -> bool:

@@ -123,8 +123,8 @@ def load_user_function(text: str) -> Callable:
     if not path.is_file():
         raise StrategyError(f"user strategy {text}: file {path} not found")
     key = (str(path.resolve()), user_file_hash(text))
-    # a name from the content only, registered: a cached binding (engine.bound_kernel, keyed on
-    # the content) imports it by name, also when the same file is loaded from another folder
+    # a name from the content only, registered: the same file loaded from another folder (a
+    # batch worker's copy) is the same module
     module_name = "analyzer_user_" + (key[1] or hashlib.sha256(key[0].encode()).hexdigest())[:16]
     try:
         module = _MODULES.get(key)

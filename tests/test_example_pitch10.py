@@ -1,8 +1,5 @@
 """examples/pitch10.py through the CLI: simulate, compare against random, evaluate with it as
 the rollout strategy.
-
-Each command binds the example into the compiled engine (tens of seconds the first time in
-a process): three commands, so the binding is made at most three times.
 """
 
 from __future__ import annotations

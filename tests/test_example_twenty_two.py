@@ -1,8 +1,5 @@
 """examples/twenty_two.py through the CLI: simulate, compare against random, and as the
 rollout strategy of an evaluation.
-
-Each distinct list of user functions compiles a kernel binding (tens of seconds), once
-per process: simulate and compare share one binding here, evaluate compiles its own.
 """
 
 from __future__ import annotations

@@ -260,3 +260,15 @@ def test_cache_key_covers_every_file_of_a_game_and_the_compiled_shared_ones():
                 assert path.relative_to(jit._PACKAGE).as_posix() in files
     assert {"rng.py", "jit.py", "engine.py"} <= files
     assert not {"cli.py", "stats.py", "strategies.py", "api.py"} & files
+
+
+def test_kernels_are_cached_by_analyzers_locator_not_next_to_the_source():
+    """numba reads its cache locators once, when it is first imported: if anything imports
+    numba before analyzer.jit (a pytest option naming a numba class did), kernels are
+    cached in __pycache__ keyed on one file's source, and a stale kernel can load."""
+    from analyzer import api, jit
+
+    api.simulate("ninety-nine", games=2, seed=1)
+    from analyzer.games.ninety_nine import kernel
+
+    assert str(kernel.run_chunk.stats.cache_path).startswith(str(jit._cache_root()))

@@ -232,7 +232,7 @@ HOSTILE_GAMES = ["hearts2", "pitch10", "ninety-nine", "two-ten-jack", "twenty-tw
 
 
 # smuggling is checked in every game (each has its own move check); the faults that the shared
-# wrapper catches in two games (each case compiles a kernel binding: about a minute)
+# wrapper catches in two games
 HOSTILE_CASES = ([(game, "smuggle", "illegal move") for game in HOSTILE_GAMES]
                  + [(game, name, expect) for game in ("hearts2", "ninety-nine")
                     for name, expect in [("out_of_bounds", "IndexError"), ("raises", "raised"), ("returns_float", "")]])

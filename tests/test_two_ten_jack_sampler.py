@@ -393,8 +393,8 @@ def test_worlds_run_plays_sample_j_in_world_j_mod_w():
     params = SPEC.params(RULES)
     for j in range(n):
         one = np.zeros((1, len(codes), 2), dtype=np.int64)
-        K.evaluate_chunk(np.uint64(5), np.int64(7 + j), params, strat, pos.ws, pos.seat, codes, one, np.int64(1),
-                         np.array([hands[(7 + j) % w]], dtype=np.int64))
+        SPEC.user_kernel([]).evaluate_chunk(np.uint64(5), np.int64(7 + j), params, strat, pos.ws, pos.seat, codes,
+                                            one, np.int64(1), np.array([hands[(7 + j) % w]], dtype=np.int64))
         assert (one[0] == got[j]).all(), j
     # and the worlds differ: not every sample played the same hidden hand
     assert len({int(h) for h in hands}) == w > 1

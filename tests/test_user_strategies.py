@@ -35,7 +35,7 @@ def pair(result, x: str, y: str) -> pd.Series:
     return t[(t["strategy"] == x) & (t["opponent"] == y)].iloc[0]
 
 
-# ---- ninety-nine: one binding [cautious, uniform_always] for compare and batch ---------------
+# ---- ninety-nine: [cautious, uniform_always] for compare and batch ----------------------------
 
 @pytest.fixture(scope="module")
 def nn_round_robin():
@@ -197,7 +197,7 @@ def test_evaluate_user_rollout_reimplementing_random_is_random(exact_limit):
     pd.testing.assert_frame_equal(mine.table, builtin.table)
 
 
-# ---- hearts2: one binding [uniform, last_legal] ---------------------------------------------
+# ---- hearts2: [uniform, last_legal] ----------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def h2_round_robin():

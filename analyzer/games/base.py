@@ -193,13 +193,13 @@ class GameSpec:
         return kernel.run_chunk, kernel.run_traced
 
     def user_kernels(self, functions: list[Callable]) -> tuple[Callable, Callable]:
-        """Kernels recompiled (uncached) with user strategies bound to their slots."""
+        """``run_chunk`` and ``run_traced`` with user strategies in their slots (engine.SlotKernel)."""
         bound = self.user_kernel(functions)
         return bound.run_chunk, bound.run_traced
 
     def user_kernel(self, functions: list[Callable], check_legal: bool = False) -> Any:
-        """The kernel module as seen with user strategies bound (engine.BoundKernel): what
-        ``evaluation(..., kernel=)`` takes. One binding per distinct list of functions per
+        """The kernel module with user strategies in its slots (engine.SlotKernel): what
+        ``evaluation(..., kernel=)`` takes. The functions compile once per distinct list per
         process; ``check_legal`` raises on an illegal user move (the evaluation kernels)."""
         from analyzer.engine import bound_kernel
 

@@ -51,12 +51,14 @@ from analyzer.games.pitch10.rules import (
     dealer_stuck,
     first_with_trumps,
     game_winner,
+    low_bit,
     popcount,
     refill_need,
     rest_receiver,
     score_round,
     trumps_of,
 )
+from analyzer.games.pitch10.solver import STACK_ROWS, STACK_WIDTH, solve_moves_on
 from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, draw_lazy, next_u64, preview_into, randbelow, seed_stream
 
@@ -74,9 +76,10 @@ C_STUCK = 29
 C_LOST = 30
 N_COLUMNS = 31
 
-#: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
-USER_CHAIN = ["choose_move", "play_turns", "play_rest", "play_game", "evaluate_block", "bid_table_block",
-              "evaluate_chunk", "bid_table_chunk", "run_block", "run_chunk", "run_traced"]
+#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
+#: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "bid_table_chunk")
 
 #: binomial coefficients as floats (sampler weights)
 BINOM = np.zeros((28, 28), dtype=np.float64)
@@ -92,12 +95,6 @@ for _t in range(4):
         if STRENGTH[_t, _c] < 0:
             NON_TRUMPS[_t, _n] = _c
             _n += 1
-
-
-@njit(cache=True)
-def user_strategy(slot, view, legal, n, rng):
-    """Placeholder: the real dispatcher is bound by engine.bind_user_strategies."""
-    return -1
 
 
 @njit(cache=True, _nrt=False)
@@ -136,14 +133,29 @@ class Bundle(NamedTuple):
     scratch: np.ndarray   # uint64[4]: for trace previews of the stock
 
 
+#: the ``pimc`` strategy's transposition table: 2**PIMC_TT_BITS rows of 3 int64 (1.5 MiB) per
+#: block of games with a pimc seat (2 rows without one); its entries stay valid for every deal
+PIMC_TT_BITS = 16
+
+
+class SearchArrays(NamedTuple):
+    """What ``pimc`` solves in (``pimc_move``; solver.solve_moves_on), allocated once per block."""
+
+    tt: np.ndarray        # int64[2**PIMC_TT_BITS, 3]: the solver's transposition table
+    stack: np.ndarray     # int64[solver.STACK_ROWS, solver.STACK_WIDTH]: its search stack
+    moves: np.ndarray     # int64[16]: one solve's cards (strengths, low to high)
+    values: np.ndarray    # int64[16]: and their values (points of the seat's team)
+
+
 class MCWork(NamedTuple):
-    """Scratch of the ``mc`` strategy (``mc_move``)."""
+    """Scratch of the ``mc`` and ``pimc`` strategies (``mc_move``, ``pimc_move``)."""
 
     roll: Bundle          # the state of one rollout
     samp: Bundle          # the sampled state all the moves of one sample start from
     out: np.ndarray       # int64[N_COLUMNS]: a scratch out row
     trace: np.ndarray     # int64[1, trace.WIDTH]: a trace buffer (never written: tracing off)
     totals: np.ndarray    # int64[16]: summed value per legal move
+    search: SearchArrays  # pimc: the solver's arrays (the table full size only with a pimc seat)
 
 
 @njit(cache=True)
@@ -950,7 +962,7 @@ def bids_fit(ws, me, strat):
         if s != me:
             sid = strat[s, 0]
             share = strat[s, 1]
-            if sid == st.MC:
+            if sid == st.MC or sid == st.PIMC:  # both bid as their base strategy
                 sid = strat[s, 2]
                 share = st.PARTNER_SHARE
             if sid == st.HEURISTIC:
@@ -1089,7 +1101,7 @@ def mc_move(params, ws, mcws, seat, n, k, base):
     """``mc``: for K samples of the hidden cards, roll each legal move out to the end of the
     hand with the base strategy (same sample and same random numbers for every move);
     the move with the best mean value (``hand_value``; ties: the earlier legal move)."""
-    roll, samp, scratch, trace, totals = mcws
+    roll, samp, scratch, trace, totals, _ = mcws
     legal, play_rng = ws.legal, ws.play_rng
     if n == 1:
         return legal[0]
@@ -1123,22 +1135,83 @@ def mc_move(params, ws, mcws, seat, n, k, base):
     return legal[best]
 
 
+@njit(cache=True, _nrt=False)
+def pimc_move(params, ws, mcws, seat, kind, n, k, base):
+    """``pimc`` (perfect-information Monte Carlo) in the play phase; its bids, trump, keep or
+    give and discards are the ``base`` strategy's (heuristic with its default partner share).
+
+    A play with more than one trump held: K samples of the hidden trumps, drawn exactly as
+    ``mc`` draws them (``prepare_hidden`` once, ``draw_hidden`` per sample: consistent with
+    what ``seat`` saw), each solved exactly with every hand open (``solver.solve_moves_on``:
+    every card's value, the points of this round its team takes, all four playing
+    perfectly); the card with the best sum of values is played. Ties: the base strategy's
+    card when it is among them (a random base draws among the tied cards), else the lowest
+    tied card. Reads the bundle ``ws``; writes ``mcws.samp`` and ``mcws.search`` (the table's
+    entries stay valid from world to world and deal to deal: no clearing) and
+    ``mcws.totals``. Like ``mc``, one word of the PLAY stream seeds the samples and the
+    stream then moves on by one draw (a random base draws again to break a tie)."""
+    if kind != KIND_PLAY:
+        return base_move(base, st.PARTNER_SHARE, ws, seat, kind, n)
+    sc, h16 = ws.sc, ws.h16
+    trump = sc[S_TRUMP]
+    hand = h16[seat]
+    if n == 1:
+        return CARD_AT[trump, low_bit(hand)]
+    samp, totals, search = mcws.samp, mcws.totals, mcws.search
+    play_rng = ws.play_rng
+    copy_bundle(ws, samp)
+    if not prepare_hidden(samp, seat):  # no deal fits (an impossible history): play as the base
+        return base_move(base, st.PARTNER_SHARE, ws, seat, kind, n)
+    for i in range(n):
+        totals[i] = 0
+    for j in range(k):
+        copy_bundle(ws, samp)  # (leaves samp's fw, the weights, alone)
+        seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
+        draw_hidden(samp, seat, samp.deal_rng)
+        # every trump held is legal: the cards are the seat's hand, low to high, in every world
+        solve_moves_on(samp.h16, sc[S_LEADER], seat, sc[S_WIN_K], sc[S_WIN_SEAT], sc[S_POINTS], ws.taken[0],
+                       ws.taken[1], search.tt, search.moves, search.values, search.stack)
+        for i in range(n):
+            totals[i] += search.values[i]
+    next_u64(play_rng)  # fresh samples at the next decision
+    best = totals[0]
+    for i in range(1, n):
+        best = max(best, totals[i])
+    tied = np.int64(0)
+    for i in range(n):
+        if totals[i] == best:
+            tied |= np.int64(1) << search.moves[i]
+    tied &= hand  # (always a subset; this keeps the card legal whatever happens)
+    if tied == 0:
+        tied = hand
+    if tied & (tied - 1) == 0:
+        return CARD_AT[trump, low_bit(tied)]
+    if base == st.RANDOM:
+        return CARD_AT[trump, st.random_trump_card(tied, play_rng)]
+    card = base_move(base, st.PARTNER_SHARE, ws, seat, kind, n)
+    if (tied >> STRENGTH[trump, card]) & 1:
+        return card
+    return CARD_AT[trump, low_bit(tied)]
+
+
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_move(params, strat, ws, mcws, seat, kind, n):
-    """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot."""
+def choose_move(params, strat, users, ws, mcws, seat, kind, n):
+    """The move of ``seat``'s strategy: built-in by id, ``mc``, ``pimc``, or a user slot."""
     sid = strat[seat, 0]
     if sid == st.RANDOM or sid == st.HEURISTIC:
         return base_move(sid, strat[seat, 1], ws, seat, kind, n)
     if sid == st.MC:
         return mc_move(params, ws, mcws, seat, n, strat[seat, 1], strat[seat, 2])
+    if sid == st.PIMC:
+        return pimc_move(params, ws, mcws, seat, kind, n, strat[seat, 1], strat[seat, 2])
     fill_view(ws, seat, kind, params)
-    return user_strategy(-1 - sid, ws.user_view, ws.legal, n, ws.play_rng)
+    return users[-1 - sid](ws.user_view, ws.legal, n, ws.play_rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
+def play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced):
     """Play the hand on from the current decision (the first move ``forced`` if >= 0).
 
     Returns 0, or -1 after an illegal user move (``err`` filled)."""
@@ -1151,7 +1224,7 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
             move = forced
             forced = -1
         else:
-            move = choose_move(params, strat, ws, mcws, seat, kind, n)
+            move = choose_move(params, strat, users, ws, mcws, seat, kind, n)
         sc[S_DECISIONS] += 1
         # built-ins pick from ``legal`` by construction; only user moves are checked, against
         # the list made again here: the one the strategy saw may have been written to
@@ -1180,30 +1253,37 @@ def finish(ws, out, trace, tracing):
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced):
+def play_rest(params, strat, users, ws, mcws, out, err, trace, tracing, forced):
     """From the middle of a hand: finish it, then play hands until a team has won.
     Returns 0, or -1 after an illegal user move."""
     sc = ws.sc
-    if play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced) < 0:
+    if play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced) < 0:
         return -1
     while sc[S_WINNER] < 0:
         sc[S_DEALER] = (sc[S_DEALER] + 1) & 3
         start_hand(ws, out, trace, tracing)
-        if play_turns(params, strat, ws, mcws, out, err, trace, tracing, -1) < 0:
+        if play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, -1) < 0:
             return -1
     finish(ws, out, trace, tracing)
     return 0
 
 
 @njit(cache=True)
-def mc_workspace(params):
-    """The ``mc`` strategy's scratch (``MCWork``)."""
+def mc_workspace(params, strat):
+    """The ``mc`` and ``pimc`` strategies' scratch (``MCWork``); the solver's table is full
+    size only when a seat of ``strat`` plays ``pimc``."""
+    pimc = False
+    for s in range(strat.shape[0]):
+        pimc = pimc or strat[s, 0] == st.PIMC
+    search = SearchArrays(np.zeros((1 << PIMC_TT_BITS if pimc else 2, 3), dtype=np.int64),
+                          np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64),
+                          np.zeros(16, dtype=np.int64))
     return MCWork(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
-                  np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64))
+                  np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64), search)
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
+def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     scores, sc = ws.scores, ws.sc
     seed_stream(ws.deal_rng, seed, index, DEAL)
@@ -1216,30 +1296,31 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
     sc[S_WINNER] = -1
     sc[S_DEALER] = randbelow(ws.deal_rng, 4)
     start_hand(ws, out, trace, tracing)
-    play_rest(params, strat, ws, mcws, out, err, trace, tracing, -1)
+    play_rest(params, strat, users, ws, mcws, out, err, trace, tracing, -1)
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi):
+def run_block(seed, start, params, strat, out, err, lo, hi, users):
     ws = workspace(params)
-    mcws = mc_workspace(params)
+    mcws = mc_workspace(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws, mcws)
+        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws, mcws)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace):
-    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params), mc_workspace(params))
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
+    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params),
+              mc_workspace(params, strat))
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
@@ -1511,7 +1592,7 @@ def load_position(params, ws, me, dealer, scores, hand54, bids, trump, received,
 
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, lo, hi, bid_decision,
-                   infer, complete):
+                   infer, complete, users):
     """result[j, i] = [hand outcome, seat's team won the game] for samples lo..hi-1 and the
     options; the hand outcome is 1 if the pitcher's team made its bid, or for a bid decision
     the seat's team's score change. Sample j is drawn once (``sample_state`` from the stream
@@ -1522,7 +1603,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
     result[j, :, 0] = -998 when no sample fitted the bids (``infer``)."""
     ws = workspace(params)
     samp = workspace(params)
-    mcws = mc_workspace(params)
+    mcws = mc_workspace(params, strat)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -1551,24 +1632,24 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
             copy_bundle(samp, ws)
             seed_stream(ws.deal_rng, seed, start + j, ROLL_DEAL)
             seed_stream(ws.play_rng, seed, start + j, PLAY)
-            if play_turns(params, strat, ws, mcws, out, err, trace, False, options[i]) < 0:
+            if play_turns(params, strat, users, ws, mcws, out, err, trace, False, options[i]) < 0:
                 result[j, i, 0] = -999
                 continue
             result[j, i, 0] = own_change(params, ws, team) if bid_decision else made_bid(ws)
             if ws.sc[S_WINNER] < 0:
-                play_rest(params, strat, ws, mcws, out, err, trace, False, -1)
+                play_rest(params, strat, users, ws, mcws, out, err, trace, False, -1)
             result[j, i, 1] = 1 if ws.sc[S_WINNER] == team else 0
 
 
 @njit(parallel=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, worlds, result, nblocks, bid_decision,
-                   infer, complete):
+                   infer, complete, users):
     """``evaluate_block`` over samples 0..n-1 of ``result`` (int64[n, k, 2]) in ``nblocks``
     parallel blocks."""
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, b * n // nblocks,
-                       (b + 1) * n // nblocks, bid_decision, infer, complete)
+                       (b + 1) * n // nblocks, bid_decision, infer, complete, users)
 
 
 @njit(cache=True)
@@ -1591,11 +1672,11 @@ def count_fits(seed, base_ws, me, strat, n):
 
 
 @njit(cache=True)
-def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi):
+def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, users):
     """result[j, t] = points the seat's team takes when the seat pitches in suit t (sample j,
     the same hidden cards for every suit), the rest played by the rollout strategies."""
     ws = workspace(params)
-    mcws = mc_workspace(params)
+    mcws = mc_workspace(params, strat)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -1613,13 +1694,13 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi):
             sc[S_PITCHER] = seat
             sc[S_HIGH] = 4
             sc[S_SEAT] = seat
-            play_turns(params, strat, ws, mcws, out, err, trace, False, MOVE_TRUMP0 + t)
+            play_turns(params, strat, users, ws, mcws, out, err, trace, False, MOVE_TRUMP0 + t)
             result[j, t] = ws.taken[seat & 1]
 
 
 @njit(parallel=True, cache=True)
-def bid_table_chunk(seed, start, params, strat, base_ws, seat, result, nblocks):
+def bid_table_chunk(seed, start, params, strat, base_ws, seat, result, nblocks, users):
     n = result.shape[0]
     for b in prange(nblocks):
         bid_table_block(seed, start, params, strat, base_ws, seat, result, b * n // nblocks,
-                        (b + 1) * n // nblocks)
+                        (b + 1) * n // nblocks, users)

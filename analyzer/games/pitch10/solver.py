@@ -46,7 +46,9 @@ left. Each root card is valued exactly by MTD(f): zero-window searches from a fi
 
 ``solve_moves`` is the compiled entry (usable from kernels): the value of every card of the
 seat to move (every trump it holds is legal), and the node count; it allocates its search
-stack (int64[STACK_ROWS, STACK_WIDTH]) once per call and nothing else.
+stack (int64[STACK_ROWS, STACK_WIDTH]) once per call and nothing else. ``solve_moves_on``
+is the same on a stack the caller owns (the ``pimc`` strategy: nothing allocated per
+decision).
 
 The position format (``solve_position``)
 ----------------------------------------
@@ -434,6 +436,14 @@ def mtdf(st, base, guess, tt, shift):
 
 @njit(cache=True)
 def solve_moves(h16, leader, turn, win_k, win_seat, trick_points, taken0, taken1, tt, moves, values):
+    """Exact value of every card of seat ``turn``: (number of cards, nodes); as
+    ``solve_moves_on`` with a search stack of its own (allocated here)."""
+    st = np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64)
+    return solve_moves_on(h16, leader, turn, win_k, win_seat, trick_points, taken0, taken1, tt, moves, values, st)
+
+
+@njit(cache=True)
+def solve_moves_on(h16, leader, turn, win_k, win_seat, trick_points, taken0, taken1, tt, moves, values, st):
     """Exact value of every card of seat ``turn``: (number of cards, nodes).
 
     ``h16``: int64[4], each seat's hand now as a strength mask (rules.py); ``leader``: the
@@ -443,9 +453,9 @@ def solve_moves(h16, leader, turn, win_k, win_seat, trick_points, taken0, taken1
     tricks. ``tt``: int64[2**k, 3] (k >= 1, zeros to start), read and written; its entries
     stay valid for any later call. Writes the strengths of the cards of ``turn``, low to
     high, into ``moves[:n]`` (int64[>= 16]) and their values for ``turn``'s team (its points
-    at the round's end) into ``values[:n]``. Allocates the search stack.
+    at the round's end) into ``values[:n]``. ``st``: the search stack (int64[STACK_ROWS,
+    STACK_WIDTH], any contents), written; nothing is allocated (``pimc`` calls it per world).
     """
-    st = np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64)
     shift = table_shift(tt)
     for s in range(4):
         st[0, F_H0 + s] = h16[s]

@@ -35,7 +35,7 @@ from analyzer.games.pitch10.codes import (
     TAG_STOCK,
 )
 from analyzer.games.pitch10.rules import ACE16, FULL16, POINTS16, STRENGTH, game_winner
-from analyzer.games.pitch10.strategies import HEURISTIC, MC, PARTNER_SHARE as DEFAULT_PARTNER_SHARE
+from analyzer.games.pitch10.strategies import HEURISTIC, MC, PIMC, PARTNER_SHARE as DEFAULT_PARTNER_SHARE
 from analyzer.games.pitch10.view import bid_name, move_code, move_name
 
 
@@ -182,12 +182,13 @@ class Pitch10Spec(GameSpec):
         ``infer``: the other seats' bids are read into their hands under the rollout
         strategies' bidding rules (exact conditioning by rejection; see docs/pitch10.md). The
         worlds are enumerated (``worlds``) in play and discard decisions when the bids tell
-        nothing (``infer`` off or uninformative bidders) and no rollout seat is ``mc``."""
+        nothing (``infer`` off or uninformative bidders) and no rollout seat is ``mc`` or
+        ``pimc``."""
         import numpy as np
 
         from analyzer.evaluate import Evaluation, Worlds
-        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
-            from analyzer.games.pitch10 import kernel
+        if kernel is None:  # else the kernel with the user strategies in its slots (GameSpec.user_kernel)
+            kernel = self.user_kernel([])
 
         params = self.params(rules)
         pos = load_position(rules, position, params)
@@ -195,8 +196,9 @@ class Pitch10Spec(GameSpec):
         bid = pos.kind == "bid"
         strat = np.ascontiguousarray(strat, dtype=np.int64)
         informative = bool(infer) and bool(_informative_bidders(pos, strat))
-        # an mc rollout seat samples from its own view: it needs a whole deal, not only the trumps
-        has_mc = bool((strat[:, 0] == MC).any())
+        # an mc or pimc rollout seat samples from its own view: it needs a whole deal, not only
+        # the trumps
+        has_mc = bool(((strat[:, 0] == MC) | (strat[:, 0] == PIMC)).any())
         extra: dict[str, Any] = {"infer": bool(infer), "bids_read": informative}
         if informative:
             probe = 20_000
@@ -282,8 +284,8 @@ class Pitch10Spec(GameSpec):
         """
         import numpy as np
 
-        if kernel is None:  # else the kernel with user strategies bound
-            from analyzer.games.pitch10 import kernel
+        if kernel is None:  # else the kernel with the user strategies in its slots
+            kernel = self.user_kernel([])
 
         # only the seat's cards, the dealer and the scores matter here: the kernel makes the seat
         # the pitcher (the bids of the position are not replayed)
@@ -343,12 +345,12 @@ def bid_tables(points: "np.ndarray", rules: dict[str, Any], own_score: int) -> d
 
 def _informative_bidders(pos: "Position", strat) -> list[int]:
     """The other seats that have bid, whose bid tells something under their rollout
-    strategy's bidding rule (kernel.bids_fit): heuristic, or mc (modelled by its base
-    strategy) with a heuristic base. A random bidder's bid does not depend on its hand."""
+    strategy's bidding rule (kernel.bids_fit): heuristic, or mc or pimc (modelled by its
+    base strategy) with a heuristic base. A random bidder's bid does not depend on its hand."""
     seats = []
     for s in range(4):
         sid = int(strat[s, 0])
-        model = int(strat[s, 2]) if sid == MC else sid
+        model = int(strat[s, 2]) if sid in (MC, PIMC) else sid
         if s != pos.seat and int(pos.ws.bids[s]) >= 0 and model == HEURISTIC:
             seats.append(s)
     return seats
@@ -769,6 +771,10 @@ SPEC = Pitch10Spec(
         "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards, each legal move rolled out to the end "
                               "of the hand with the base strategy; plays the best mean score change of its team "
                               "minus the other team's", {"k": 32, "base": "heuristic"}),
+        "pimc": StrategyInfo(3, "perfect-information Monte Carlo in the play: K samples of the hidden trumps, "
+                                "each solved exactly with every hand open, the card with the best mean of its "
+                                "team's points played (ties: the base's card); bids, trump, keep or give and "
+                                "discards are the base strategy's", {"k": 16, "base": "heuristic"}),
     },
     decision_kinds=list(KINDS),
 )

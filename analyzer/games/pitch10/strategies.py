@@ -33,6 +33,10 @@ refill, and the trumps played so far. Trumps are 16-bit strength masks (rules.py
   (``mc_move``): each legal move played on K samples of the hidden cards and rolled out to
   the end of the hand with the base strategy; the best mean of its team's score change
   minus the other team's.
+- ``pimc`` (parameters ``k`` = 16 worlds, ``base`` = heuristic): perfect-information Monte
+  Carlo in the play phase, in kernel.py (``pimc_move``): K samples of the hidden trumps,
+  each solved exactly with every hand open (solver.py), the card with the best mean of
+  its team's points played; bids, trump, keep or give and discards are the base's.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ from analyzer.games.pitch10.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow
 
-RANDOM, HEURISTIC, MC = 0, 1, 2
+RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
 
 #: heuristic weight (tenths of a point) of the trump of each strength 0..15 (2..A)
 WEIGHT16 = np.array([5, 12, 2, 2, 2, 2, 2, 2, 4, 5, 6, 7, 8, 7, 9, 16], dtype=np.int64)

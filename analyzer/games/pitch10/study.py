@@ -77,11 +77,11 @@ def pitched_points(rules: dict[str, Any], deals: list[tuple[int, int, list[str]]
     rollout j (the same hidden cards and future for every suit), the rest played by the
     heuristic. ``deals``: (seat, dealer, nine cards). Hand h uses streams h * rollouts + j."""
     from analyzer import games as registry
-    from analyzer.games.pitch10 import kernel
     from analyzer.games.pitch10.spec import load_position
     from analyzer.strategies import resolve_seats, strategy_array
 
     spec = registry.get("pitch10")
+    kernel = spec.user_kernel([])  # the kernel's entries with no user slot filled
     params = spec.params(rules)
     strat, _ = strategy_array(spec, resolve_seats(spec, 4, None))
     out = np.zeros((len(deals), rollouts, 4), dtype=np.int64)

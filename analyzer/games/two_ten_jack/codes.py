@@ -58,13 +58,37 @@ class Bundle(NamedTuple):
     scratch_w: np.ndarray     # float64[N_STATES]
 
 
+#: ``pimc`` solves worlds in the last PIMC_TRICKS tricks of a round by default (its
+#: ``tricks`` parameter): from where the stock is gone, and the other hand with it is known.
+#: Earlier it plays as ``mc``: solving worlds while the stock lasts fuses the stock's order
+#: into the plan and played worse than ``mc`` (docs/two-ten-jack.md, "pimc")
+PIMC_TRICKS = 6
+#: the most tricks ``pimc`` solves (a larger ``tricks`` counts as this): 14 tricks hold a
+#: stock of 16 cards, where one solve takes about 12 ms on average and up to 0.05 s
+PIMC_MAX_TRICKS = 14
+#: the ``pimc`` transposition table: 2**PIMC_TT_BITS entries of 24 bytes (1.5 MiB) per block
+#: of games with a pimc seat (a block without one gets a table of 2 entries)
+PIMC_TT_BITS = 16
+
+
+class SearchArrays(NamedTuple):
+    """What ``pimc`` solves in (kernel.mc_workspace): the solver's arrays, allocated once per
+    block of games."""
+    table: np.ndarray         # uint64[2**bits + 1, 3] transposition table (solver.new_table)
+    work: np.ndarray          # int64[solver.WORK_SIZE] the solver's scratch (solver.new_work)
+    stock: np.ndarray         # int64[41] one world's stock, top first
+    moves: np.ndarray         # int64[8] one solve's legal moves, low to high
+    values: np.ndarray        # int64[8] and their values for the seat to move
+
+
 class McWorkspace(NamedTuple):
-    """What ``mc`` works in (kernel.mc_workspace)."""
+    """What ``mc`` and ``pimc`` work in (kernel.mc_workspace)."""
     roll: Bundle              # the rollout bundle
     samp: Bundle              # the sampled position
     out: np.ndarray           # int64[N_COLUMNS] a scratch out row
-    total: np.ndarray         # int64[64] points per move
+    total: np.ndarray         # int64[64] points per move (pimc: the sums of the values)
     trace: np.ndarray         # a scratch trace
+    search: SearchArrays      # pimc: the solver's arrays (full size only with a pimc seat)
 
 
 class Scalars(NamedTuple):

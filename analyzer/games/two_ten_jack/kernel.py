@@ -110,6 +110,8 @@ from analyzer.games.two_ten_jack.codes import (
     O_ROUNDS,
     O_SCORE,
     O_WINNERS,
+    PIMC_MAX_TRICKS,
+    PIMC_TT_BITS,
     S_DEALER,
     S_DECISIONS,
     S_LEAD,
@@ -123,7 +125,9 @@ from analyzer.games.two_ten_jack.codes import (
     TAG_STOCK,
     Bundle,
     McWorkspace,
+    SearchArrays,
 )
+from analyzer.games.two_ten_jack.solver import WORK_SIZE, solve_moves
 from analyzer.games.two_ten_jack.view import (
     DEALER as V_DEALER,
     HAND as V_HAND,
@@ -141,7 +145,7 @@ from analyzer.games.two_ten_jack.view import (
 )
 from analyzer.jit import njit, prange
 from analyzer.rng import (DEAL, PLAY, draw_lazy_w, hand_purpose, load_words, next_u64, preview_into, randbelow,
-                          seed_stream, store_words, uniform01)
+                          seed_stream, shuffle, store_words, uniform01)
 
 #: knowledge: levels (at most 5 distinct nested masks) and states (counts per level summing
 #: to at most 6 cards over at most 5 levels: at most C(10, 4) = 210)
@@ -149,15 +153,10 @@ N_LEVELS = 8
 N_STATES = 256
 ALL_CARDS = np.int64((1 << 52) - 1)
 
-#: functions, innermost first, between the kernels and ``user_strategy`` (engine.rebind)
-USER_CHAIN = ["choose_user", "play_turns", "play_rest", "play_game", "run_block", "run_chunk", "run_traced",
-              "evaluate_block", "evaluate_chunk"]
-
-
-@njit(cache=True)
-def user_strategy(slot, view, legal, n, rng):
-    """Placeholder: the real dispatcher is bound by engine.bind_user_strategies."""
-    return -1
+#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
+#: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
 
 
 @njit(cache=True, inline="always")
@@ -193,11 +192,20 @@ def workspace(params):
 
 
 @njit(cache=True)
-def mc_workspace(params):
-    """What ``mc`` works in: the rollout bundle, the sampled position, a scratch out row,
-    the points per move and a scratch trace (a ``codes.McWorkspace``)."""
+def mc_workspace(params, strat):
+    """What ``mc`` and ``pimc`` work in: the rollout bundle, the sampled position, a scratch
+    out row, the points per move, a scratch trace and the solver's arrays (a
+    ``codes.McWorkspace``); the solver's table is full size only when a seat of ``strat``
+    plays ``pimc``."""
+    pimc = False
+    for s in range(strat.shape[0]):
+        pimc = pimc or strat[s, 0] == st.PIMC
+    table = np.zeros(((1 << PIMC_TT_BITS if pimc else 2) + 1, 3), dtype=np.uint64)
+    table[table.shape[0] - 1, 0] = 1  # the solver's generation (solver.new_table)
+    search = SearchArrays(table, np.zeros(WORK_SIZE, dtype=np.int64), np.zeros(41, dtype=np.int64),
+                          np.zeros(8, dtype=np.int64), np.zeros(8, dtype=np.int64))
     return McWorkspace(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
-                       np.zeros(64, dtype=np.int64), np.zeros((1, tr.WIDTH), dtype=np.int64))
+                       np.zeros(64, dtype=np.int64), np.zeros((1, tr.WIDTH), dtype=np.int64), search)
 
 
 @njit(cache=True, _nrt=False)
@@ -756,7 +764,7 @@ def mc_move(ws, mcws, seat, mask, k, base):
     deterministic heuristic base one sample says it all."""
     if mask & (mask - 1) == 0:
         return lowest(mask)
-    roll, samp, out, total, trace = mcws
+    roll, samp, out, total, trace, _ = mcws
     if ws.sc[S_TOP] == 52 and base == st.HEURISTIC:
         k = 1  # stock gone: the other hand is known and the rollouts are deterministic
     play_rng = ws.play_rng
@@ -786,17 +794,97 @@ def mc_move(ws, mcws, seat, mask, k, base):
     return moves[best]
 
 
-# ---- drivers -------------------------------------------------------------------------------------
-
-@njit(cache=True)
-def choose_user(sid, mask, rng, legal, view):
-    """The move of user strategy slot ``-1 - sid``, given the legal moves as a list."""
-    n = mask_list(mask, legal)
-    return user_strategy(-1 - sid, view, legal, n, rng)
+@njit(cache=True, _nrt=False)
+def solve_world(ws, samp, search, seat, pool, cum, wsum, ok):
+    """One world for ``pimc``, solved: the other hand drawn as ``mc`` draws it (exactly, from
+    the knowledge; ``samp.deal_rng`` seeded by the caller), then the stock's order (a uniform
+    shuffle of the rest of the unseen cards: the seat knows nothing of it), and every legal
+    move's exact value for ``seat`` with both hands and the stock open (``solver.solve_moves``).
+    Writes ``samp`` (a copy of ``ws``'s round with the world in it) and ``search`` (the stock
+    top first, the moves low to high and their values); returns the number of moves."""
+    copy_round(ws, samp)
+    place_hidden(samp, seat, pool, hidden_hand(ws, seat, pool, cum, wsum, ok, samp.deal_rng))
+    top = samp.sc[S_TOP]
+    shuffle(samp.stock, top, np.int64(52), samp.deal_rng)
+    ns = 52 - top
+    for i in range(ns):
+        search.stock[i] = samp.stock[top + i]
+    leader = samp.sc[S_LEADER]
+    n, _ = solve_moves(samp.hands[leader], samp.hands[1 - leader], samp.sc[S_LEAD], search.stock, ns,
+                       samp.taken[seat], samp.taken[1 - seat], search.table, search.work, search.moves,
+                       search.values)
+    return n
 
 
 @njit(cache=True, _nrt=False)
-def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
+def pimc_move(ws, mcws, seat, mask, k, base, tricks):
+    """``pimc`` (perfect-information Monte Carlo) in the last ``tricks`` tricks of the round
+    (the trick in progress counted; the default 6: from where the stock is gone; at most
+    ``PIMC_MAX_TRICKS``, where a solve still takes milliseconds); before them it plays as
+    ``mc`` with the same k and base. In them: K worlds of the hidden cards
+    (the other hand drawn exactly as ``mc`` draws it, and the stock's order), each solved
+    exactly with every card open (``solve_world``: the seat's round points minus the
+    other's, both playing perfectly); the move with the best sum of values over the worlds
+    is played. Ties: the base strategy's move among the tied ones when it picks from a mask
+    (random; heuristic following), else the lowest tied move (the heuristic's lead, when it
+    is not tied). Once the stock is gone the other hand is the unseen cards: one world, the
+    true deal, and the move is a best one.
+
+    Reads the bundle ``ws`` and its knowledge; writes ``mcws.samp``, ``mcws.search`` (a
+    new solver generation per world, so no clearing) and ``mcws.total[:n]`` (the sums).
+    Like ``mc``, the samples are seeded from the PLAY stream's words and the stream then
+    moves on by one draw (a random base draws again to break a tie)."""
+    if mask & (mask - 1) == 0:
+        return lowest(mask)
+    if TRICKS - ws.sc[S_TRICK] > min(tricks, PIMC_MAX_TRICKS):
+        return mc_move(ws, mcws, seat, mask, k, base)
+    top = ws.sc[S_TOP]
+    samp, sums, search = mcws.samp, mcws.total, mcws.search
+    if top == 52:
+        k = 1  # the other hand is known and the solver is exact: one world says it all
+    play_rng = ws.play_rng
+    n = popcount(mask)
+    for i in range(n):
+        sums[i] = 0
+    cum = samp.scratch_w  # the knowledge's weights, once per decision
+    pool, wsum, ok = hidden_setup(ws, seat, cum)
+    for j in range(k):
+        seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
+        solve_world(ws, samp, search, seat, pool, cum, wsum, ok)
+        # the legal moves depend on the seat's hand and the lead only: the same list, low to
+        # high, in every world
+        for i in range(n):
+            sums[i] += search.values[i]
+    next_u64(play_rng)  # fresh samples at the next decision
+    best = sums[0]
+    for i in range(1, n):
+        best = max(best, sums[i])
+    tied = np.int64(0)
+    for i in range(n):
+        if sums[i] == best:
+            tied |= np.int64(1) << search.moves[i]
+    tied &= mask  # (always a subset; this keeps the move legal whatever happens)
+    if tied == 0:
+        tied = mask
+    if tied & (tied - 1) == 0:
+        return lowest(tied)
+    lead = ws.sc[S_LEAD]
+    move, words = choose_move(base, tied, ws.hands[seat], lead, 52 - top, ws.sc[S_PLAYED], load_words(play_rng))
+    store_words(play_rng, words)
+    return move if (tied >> move) & 1 else lowest(tied)
+
+
+# ---- drivers -------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def choose_user(users, sid, mask, rng, legal, view):
+    """The move of user strategy slot ``-1 - sid``, given the legal moves as a list."""
+    n = mask_list(mask, legal)
+    return users[-1 - sid](view, legal, n, rng)
+
+
+@njit(cache=True, _nrt=False)
+def play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced):
     """Play the round on to its last trick (the first move ``forced`` if >= 0).
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
@@ -824,9 +912,11 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
             store_words(play_rng, play)
             if sid == st.MC:
                 move = mc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2])
+            elif sid == st.PIMC:
+                move = pimc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2], strat[seat, 3])
             else:
                 fill_view(view, seat, ws, params[P_TARGET], lead)
-                move = choose_user(sid, mask, play_rng, legal, view)
+                move = choose_user(users, sid, mask, play_rng, legal, view)
             play = load_words(play_rng)
         decisions += 1
         if sid < 0 and bad_move(move, mask):
@@ -845,18 +935,18 @@ def play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced):
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced):
+def play_rest(params, strat, users, ws, mcws, out, err, trace, tracing, forced):
     """From the middle of a round: finish it, then play rounds until the game ends.
     Returns (0, the two seats' points of the current round), or (-1, 0, 0) after an error."""
     taken = ws.taken
-    if play_turns(params, strat, ws, mcws, out, err, trace, tracing, forced) < 0:
+    if play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced) < 0:
         return -1, 0, 0
     p0 = mask_points(taken[0])
     p1 = mask_points(taken[1])
     winners = settle_round(params, ws, out, trace, tracing)
     while winners == 0:
         deal_round(ws, trace, tracing)
-        if play_turns(params, strat, ws, mcws, out, err, trace, tracing, -1) < 0:
+        if play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, -1) < 0:
             return -1, 0, 0
         winners = settle_round(params, ws, out, trace, tracing)
     finish(ws, out, winners, trace, tracing)
@@ -865,15 +955,15 @@ def play_rest(params, strat, ws, mcws, out, err, trace, tracing, forced):
 
 @njit(cache=True)
 def tracks(strat):
-    """Whether any seat plays ``mc`` (then the public knowledge of hands is kept)."""
+    """Whether any seat plays ``mc`` or ``pimc`` (then the public knowledge of hands is kept)."""
     for s in range(strat.shape[0]):
-        if strat[s, 0] == st.MC:
+        if strat[s, 0] == st.MC or strat[s, 0] == st.PIMC:
             return 1
     return 0
 
 
 @njit(cache=True)
-def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
+def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     deal_rng, play_rng, scores, sc = ws.deal_rng, ws.play_rng, ws.scores, ws.sc
     seed_stream(deal_rng, seed, index, DEAL)
@@ -886,31 +976,31 @@ def play_game(seed, index, params, strat, out, err, trace, tracing, ws, mcws):
     sc[S_TRACK] = tracks(strat)
     sc[S_DEALER] = randbelow(deal_rng, 2)
     deal_round(ws, trace, tracing)
-    play_rest(params, strat, ws, mcws, out, err, trace, tracing, -1)
+    play_rest(params, strat, users, ws, mcws, out, err, trace, tracing, -1)
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi):
+def run_block(seed, start, params, strat, out, err, lo, hi, users):
     ws = workspace(params)
-    mcws = mc_workspace(params)
+    mcws = mc_workspace(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, out[g], err[g], trace, False, ws, mcws)
+        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws, mcws)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace):
-    play_game(seed, index, params, strat, out_row, err_row, trace, True, workspace(params),
-              mc_workspace(params))
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
+    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params),
+              mc_workspace(params, strat))
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
@@ -966,9 +1056,9 @@ def sample_hands(ws, seat, seed, n, out):
 
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, worlds):
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, worlds, users):
     ws = workspace(params)
-    mcws = mc_workspace(params)
+    mcws = mc_workspace(params, strat)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -991,13 +1081,13 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
             seed_stream(ws.play_rng, seed, start + j, PLAY)
             out[:] = 0
-            _, p0, p1 = play_rest(params, strat, ws, mcws, out, err, trace, False, options[i])
+            _, p0, p1 = play_rest(params, strat, users, ws, mcws, out, err, trace, False, options[i])
             result[j, i, 0] = p1 if seat else p0
             result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, worlds):
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, worlds, users):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     result int64[n, n_options, 2]: [the seat's points this round, won the game] per sample
@@ -1008,4 +1098,4 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
-                       (b + 1) * n // nblocks, worlds)
+                       (b + 1) * n // nblocks, worlds, users)

@@ -12,8 +12,8 @@ from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
 from analyzer.games.two_ten_jack.codes import (BIN_LABELS, EV_DEAL, EV_DECIDE, EV_GAME_END, EV_HAND_END, EV_TRICK,
-                                               KN_LEVELS, KN_STATES, N_BINS, TAG_DRAWS, TAG_STOCK, cards_held,
-                                               scalars)
+                                               KN_LEVELS, KN_STATES, N_BINS, PIMC_TRICKS, TAG_DRAWS, TAG_STOCK,
+                                               cards_held, scalars)
 from analyzer.games.two_ten_jack.rules import AS_SPADE, AS_TRUMP
 from analyzer.games.two_ten_jack.view import move_name as move_token
 from analyzer.stats import Accumulator
@@ -158,8 +158,8 @@ class TwoTenJackSpec(GameSpec):
         import numpy as np
 
         from analyzer.evaluate import Evaluation, Worlds
-        if kernel is None:  # else the kernel with user strategies bound (GameSpec.user_kernel)
-            from analyzer.games.two_ten_jack import kernel
+        if kernel is None:  # else the kernel with the user strategies in its slots (GameSpec.user_kernel)
+            kernel = self.user_kernel([])
 
         pos = check_position(position, rules, self.position_keys)
         params = self.params(rules)
@@ -486,6 +486,11 @@ SPEC = TwoTenJackSpec(
         "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards (voids respected), each move rolled "
                               "out to the end of the round with the base strategy; plays the move with the "
                               "most points", {"k": 32, "base": "heuristic"}),
+        "pimc": StrategyInfo(3, "perfect-information Monte Carlo in the last TRICKS tricks of the round (default 6: "
+                                "the stock gone): K samples of the hidden cards and the stock's order, each solved "
+                                "exactly with every card open, the best mean value played (ties: the base's "
+                                "choice); before them it plays as mc with the same k and base",
+                             {"k": 16, "base": "heuristic", "tricks": PIMC_TRICKS}),
     },
     decision_kinds=["play"],
     trace_rows=16_384,  # a round takes about 560 rows; records.trace_game grows it when needed

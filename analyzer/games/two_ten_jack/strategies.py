@@ -30,6 +30,11 @@ left in the stock. They return a legal move code (rules.py).
   what its seat has seen, rolls every legal move out to the end of the round with the
   ``base`` strategy (default heuristic) for both seats, the same sample and random numbers
   for every move, and plays the move with the most points for itself on average.
+- ``pimc`` (in kernel.py, ``pimc_move``): perfect-information Monte Carlo. In the last
+  ``tricks`` tricks of the round (default 6: the stock gone; ``codes.PIMC_TRICKS``), K
+  worlds of the hidden cards (the other hand and the stock's order), each solved exactly
+  with every card open (solver.py), the move with the best mean value played; before
+  them it plays as ``mc``.
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ from analyzer.games.two_ten_jack.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow_w
 
-RANDOM, HEURISTIC, MC = 0, 1, 2
+RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
 
 #: what the heuristic gives up by spending a card (stock lasting, stock gone)
 AS_KEEP_STOCK, AS_KEEP_END = 64, 40
