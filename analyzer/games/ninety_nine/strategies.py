@@ -11,10 +11,12 @@ its own hand, the pile total and direction. They return a legal move code.
   2. with only escapes legal, it plays K first when it holds another escape as well (the
      total becomes 99 and the next player must hold an escape), otherwise the cheapest
      escape: 9 (+0), then 4 (+0, reverses), then T-10, then K.
-- ``mc`` (parameters ``k`` samples, ``base`` strategy): at each decision it redeals the
-  cards it cannot see K times (consistently with its hand and the pile), plays each legal
-  move on every sample and finishes the round with ``base`` for everyone, and plays the
-  move that went over least often. Its search lives in kernel.py (``mc_move``).
+- ``mc`` (parameters ``k`` samples, ``base`` strategy, ``rounds``): at each decision it
+  redeals the cards it cannot see K times (consistently with its hand and the pile), plays
+  each legal move on every sample and plays on with ``base`` for everyone for ``rounds``
+  rounds (1000: to the end of the game), valuing the chip state reached as the seat's share
+  of the lives left (1 won, 0 out); it leaves the base's move only for one that leads it by
+  two standard errors over the paired samples. Its search lives in kernel.py (``mc_move``).
 """
 
 from __future__ import annotations
