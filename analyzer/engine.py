@@ -62,7 +62,12 @@ def user_slot(strategy, check_legal: bool) -> Callable:
     # (reported in one line) instead of reading or writing memory it does not own
     namespace = {"f": njit(boundscheck=True)(_python(strategy.function)), "__name__": __name__}
     exec("\n".join(lines), namespace)
-    return njit(USER_SIGNATURE)(namespace["slot"])
+    slot = njit(USER_SIGNATURE)(namespace["slot"])
+    # the slot's signature would cast any number to a move: a float (or a bool) returned is a fault
+    for signature in getattr(namespace["f"], "nopython_signatures", []):
+        if not isinstance(signature.return_type, numba.types.Integer):
+            raise TypeError(f"it returns {signature.return_type}, not an integer move")
+    return slot
 
 
 class SlotKernel:
