@@ -19,7 +19,7 @@ import numpy as np
 
 from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
 
-from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: E402,I001  (a count-trailing-zeros intrinsic)
+from analyzer.jit import trailing_zeros  # noqa: E402,I001  (a count-trailing-zeros intrinsic; Python under --debug)
 
 P_TARGET = 0
 

@@ -70,7 +70,7 @@ import numpy as np
 
 from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
 
-from numba.cpython.unsafe.numbers import leading_zeros  # noqa: E402,I001
+from analyzer.jit import leading_zeros  # noqa: E402,I001  (Python under --debug)
 
 from analyzer.games.two_ten_jack.rules import (  # noqa: E402
     ACE_SPADES,
