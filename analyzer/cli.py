@@ -38,13 +38,19 @@ RULE_HELP = "NAME=VALUE rule option (repeatable), e.g. out_at_zero_chips=true. S
 
 
 def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
-    """Say so on stderr before a game's kernels are compiled: no silent minute on a first run."""
-    from analyzer import games as registry
+    """Say so on stderr before a game's kernels are compiled: no silent minute on a first run.
 
+    The kernels' entry points say it themselves at their first call (engine.NOTICE), for the
+    tier they compile (the base strategies, or the search strategies at the first run that
+    plays one); the solver's entry is checked here."""
+    from analyzer import engine, games as registry
     from analyzer.jit import DEBUG
     from analyzer.runner import BEFORE_KERNEL
 
     if DEBUG:  # nothing is compiled
+        return
+    engine.NOTICE = lambda text: typer.echo(text, err=True)
+    if "." not in kernel:
         return
     try:
         spec = registry.get(game)
@@ -52,8 +58,8 @@ def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
         return
     if not spec.is_compiled(kernel):
         # said just before the first kernel call: bad input is refused first, in one line
-        BEFORE_KERNEL.append(lambda: typer.echo(f"compiling {spec.name} kernels (first run only, about a minute)...",
-                                                err=True))
+        BEFORE_KERNEL.append(lambda: typer.echo(f"compiling the {spec.name} solver (first run only, about "
+                                                "a minute)...", err=True))
 
 
 def _parse_rules(items: list[str] | None) -> dict[str, str]:
@@ -363,7 +369,7 @@ def batch(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (jobs with user strategies run locally only).", metavar="TEXT"),
     local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1.", metavar="N"),
 ) -> None:
-    """Run a job file of simulate/compare runs: resumable, exact, local or on Dask.
+    """Run a job file of simulate, compare and review runs: resumable, exact, local or on Dask.
 
     Results: OUT/RUN/TABLE.parquet, OUT/summary.csv and OUT/summary.json. Kill it at
     any moment and run the same command again: finished chunks are kept and the results are

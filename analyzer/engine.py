@@ -13,34 +13,26 @@ measured the indirect call at about +25% of the game time of a user strategy; bu
 strategies do not pay it. The code played is the very same Python source: one engine.
 
 A game's ``kernel.py`` declares ``USER_ENTRIES``: its entry points that take ``users``
-(``run_chunk``, ``run_traced``, ``evaluate_chunk``, ...). ``SlotKernel`` is that module
-with the slots filled in: the form every caller (GameSpec.kernels, user_kernel) uses.
+(``run_chunk``, ``run_traced``, ``evaluate_chunk``, ...) and, after it, the compile tier
+``tier`` (``search_tier``: None unless a seat plays a search strategy, so that the first
+run of a game compiles no search code). ``SlotKernel`` is that module with both filled
+in: the form every caller (GameSpec.kernels, user_kernel) uses.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import types
+from pathlib import Path
 from typing import Callable
 
 from analyzer.jit import njit, numba
+from analyzer.slots import SLOTS, USER_SIGNATURE, empty_slot  # noqa: F401  (the slots' compiled side)
 
 #: what a slot raises for a move not in ``legal[:n]`` when it checks legality (the evaluation
 #: kernels, and ``mc``'s rollouts with a user base); api.user_guard reads it
 ILLEGAL_MARK = "analyzer: user strategy returned an illegal move"
-
-#: the type of every user strategy slot: ``(view, legal, n, rng) -> move``
-USER_SIGNATURE = numba.types.int64(numba.types.int64[::1], numba.types.int64[::1], numba.types.int64,
-                                   numba.types.uint64[::1])
-#: user strategy slots a kernel receives (a tuple of this length, the unused ones empty): one
-#: length for every run, so that the kernels compile (and cache) once
-SLOTS = 10
-
-
-@njit(USER_SIGNATURE, cache=True)
-def empty_slot(view, legal, n, rng):
-    """A slot no seat plays (a seat with user strategy ``-1 - slot`` only reaches filled ones)."""
-    return -1
-
 
 def _python(fn: Callable) -> Callable:
     """The Python function of an ``@njit`` dispatcher (under ``--debug`` njit returns it as is)."""
@@ -70,9 +62,51 @@ def user_slot(strategy, check_legal: bool) -> Callable:
     return slot
 
 
+def search_tier(module: types.ModuleType, strat) -> bool | None:
+    """The kernels' ``tier`` argument (after ``users``) for a run whose seats play ``strat``
+    (rows: seats; column 0: strategy ids): True when a seat plays a search strategy (an id
+    from the kernel's ``SEARCH_FROM`` on: ``mc``, ``pimc``), else None.
+
+    numba prunes the branches under ``tier is not None`` from the kernels' None
+    specialization, so the first run of a game compiles its rules and base strategies
+    only, and the search strategies (with the solvers) compile, and cache, at the first run
+    that plays one. Both specializations are cached side by side."""
+    search_from = module.SEARCH_FROM
+    ids = strat[:, 0] if getattr(strat, "ndim", 1) == 2 else strat
+    return True if any(int(i) >= search_from for i in ids) else None
+
+
+#: said on stderr before a game's kernels compile (the CLI sets it to print; None: silent)
+NOTICE: Callable[[str], None] | None = None
+_NOTICED: set[tuple[str, bool]] = set()
+
+
+def _compiling(game: str, entry: str, tier: bool | None) -> Path | None:
+    """The stamp that says ``game``'s ``entry`` is compiled for ``tier``, if it is missing
+    (its first call compiles it: say so once); None when it is there."""
+    from analyzer.jit import DEBUG, compiled_stamp
+
+    stamp = compiled_stamp(game, entry, "search" if tier else "base")
+    if DEBUG or stamp.exists():
+        return None
+    if NOTICE is not None and (game, bool(tier)) not in _NOTICED:
+        _NOTICED.add((game, bool(tier)))
+        name = game.replace("_", "-")
+        NOTICE(f"compiling {name} search strategies (first run that plays one only, a minute or two)..." if tier
+               else f"compiling {name} kernels (first run only, up to about a minute)...")
+    return stamp
+
+
+@functools.lru_cache(maxsize=None)
+def _strat_position(entry: Callable) -> int:
+    """Where an entry point takes ``strat`` (the tier is decided from it)."""
+    return list(inspect.signature(_python(entry)).parameters).index("strat")
+
+
 class SlotKernel:
     """A game's kernel module whose entry points (``USER_ENTRIES``) get the user strategy
-    slots as their last argument; every other name as the module has it.
+    slots and the compile tier (``search_tier`` of their ``strat`` argument) as their last
+    two arguments; every other name as the module has it.
 
     The slots compile at the first call of an entry point, inside the caller's error
     guard (api.user_guard), so that a strategy numba cannot compile is one line."""
@@ -81,6 +115,7 @@ class SlotKernel:
         if len(strategies) > SLOTS:
             raise ValueError(f"at most {SLOTS} user strategies in one run")
         self._module = module
+        self._game = module.__name__.split(".")[-2]
         self._strategies = list(strategies)
         self._check_legal = check_legal
         self._slots: tuple | None = None
@@ -93,9 +128,20 @@ class SlotKernel:
 
     def __getattr__(self, name: str):
         value = getattr(self._module, name)
-        if name in self._module.USER_ENTRIES:
-            return lambda *args: value(*args, self.slots())
-        return value
+        if name not in self._module.USER_ENTRIES:
+            return value
+        at = _strat_position(value)
+
+        def entry(*args):
+            tier = search_tier(self._module, args[at])
+            stamp = _compiling(self._game, name, tier)
+            result = value(*args, self.slots(), tier)
+            if stamp is not None:
+                stamp.parent.mkdir(parents=True, exist_ok=True)
+                stamp.touch()
+            return result
+
+        return entry
 
 
 #: one SlotKernel per kernel module, list of strategies and legality check, per process: the

@@ -20,8 +20,9 @@ _PACKAGE = Path(__file__).resolve().parent
 _GAMES = _PACKAGE / "games"
 
 
-#: a decorator line or a call of njit: a file that compiles code (a docstring naming it does not)
-_COMPILES = re.compile(rb"(?m)^\s*@njit|\bnjit\(")
+#: a decorator line, or a call of njit that caches: a file that compiles cached code (a docstring
+#: naming it does not, nor engine.py's compiles of user strategies, which are never cached)
+_COMPILES = re.compile(rb"(?m)^\s*@njit|\bnjit\([^)]*cache=True")
 
 
 #: the Python side of a game package: it compiles nothing and no compiled module imports it
@@ -72,6 +73,13 @@ def is_cached(game: str, function: str = "run_chunk") -> bool:
     folder = _cache_root() / "numba" / cache_group(game)
     name = function if "." in function else f"kernel.{function}"  # e.g. "solver.solve_moves"
     return any(folder.glob(f"*/{name}-*.nbi"))
+
+
+def compiled_stamp(game: str, entry: str, tier: str) -> Path:
+    """A file whose presence says the game's kernel ``entry`` is compiled for ``tier``
+    ("base" or "search", engine.search_tier) in the current cache group: written after the
+    entry's first call returns, so that a missing one means the next call compiles."""
+    return _cache_root() / "numba" / cache_group(game) / "compiled" / f"{entry}-{tier}"
 
 
 def sources_folder() -> Path:

@@ -258,8 +258,9 @@ def test_cache_key_covers_every_file_of_a_game_and_the_compiled_shared_ones():
                     assert f"import {path.stem}" not in text and f"{module} import" not in text, (other, path)
             else:
                 assert path.relative_to(jit._PACKAGE).as_posix() in files
-    assert {"rng.py", "jit.py", "engine.py"} <= files
-    assert not {"cli.py", "stats.py", "strategies.py", "api.py"} & files
+    assert {"rng.py", "jit.py", "slots.py"} <= files
+    # engine.py compiles user strategies at run time, never cached: its edits recompile no kernel
+    assert not {"cli.py", "stats.py", "strategies.py", "api.py", "engine.py"} & files
 
 
 def test_kernels_are_cached_by_analyzers_locator_not_next_to_the_source():

@@ -5,7 +5,7 @@ A game package has the same rooms (DESIGN.md): ``rules.py``, ``strategies.py`` a
 
 Kernel contract (``kernel.py`` of every game)::
 
-    run_chunk(seed, start, params, strat, out, err, nblocks)
+    run_chunk(seed, start, params, strat, out, err, nblocks, users, tier)
         Play games ``start .. start + len(out) - 1`` of the run with ``seed``.
         params : int64[:]     rule options, layout given by the spec
         strat  : int64[P, 4]  per seat: strategy id (negative: user slot -1-id) and
@@ -15,8 +15,20 @@ Kernel contract (``kernel.py`` of every game)::
         err    : int64[n, 4]  ``[-1, ..]`` when fine, else ``[decision, seat, move, 0]``
                               for a strategy that returned an illegal move
         nblocks: int          how many blocks the games are cut into for prange
-    run_traced(seed, index, params, strat, out_row, err_row, trace)
+        users  : tuple        the user strategy slots (engine.SlotKernel fills them)
+        tier   : None | True  the compile tier (engine.search_tier): None when no seat
+                              plays a search strategy (an id from ``SEARCH_FROM`` on);
+                              the kernels reach their search strategies only through a
+                              function that starts ``if tier is None: return -1``, so
+                              numba leaves them out of the None specialization
+    run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier)
         The same game, same code path, with the trace buffer on (see trace.py).
+    evaluate_chunk(...)
+        Play the options of a position on sampled hidden cards (the game's spec says
+        the arguments); also takes ``users, tier`` last.
+    USER_ENTRIES, SEARCH_FROM
+        The entry points above (and any other that takes ``users, tier``), and the
+        first search strategy id.
 """
 
 from __future__ import annotations

@@ -120,10 +120,13 @@ from analyzer.games.hearts2.view import (
 from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, hand_purpose, randbelow, seed_stream
 
-#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> card`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+#: they take the compile tier after ``users`` (engine.search_tier): strategy ids from here on
+#: are search strategies, compiled only into the kernels' search tier
+SEARCH_FROM = st.SEARCH
 
 
 @njit(cache=True, inline="always")
@@ -349,10 +352,24 @@ def pimc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, ta
     return choose_move(base, own, tied, led, mine, theirs, r0, r1, r2, r3)
 
 
+@njit(cache=True, _nrt=False)
+def search_move(sid, tier, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp,
+                legal, scratch, sums, search, r0, r1, r2, r3):
+    """The card the search strategy ``sid`` (``mc`` or ``pimc``, parameters ``k``, ``base``)
+    plays; returns (card, r0..r3)."""
+    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+        return -1, r0, r1, r2, r3
+    if sid == st.MC:
+        return mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp, legal,
+                       scratch, sums, r0, r1, r2, r3)
+    return pimc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp, legal,
+                     scratch, sums, search, r0, r1, r2, r3)
+
+
 # ---- drivers -------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False)
-def play_hand(strat, users, nhands, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void0, void1,
+def play_hand(strat, users, tier, nhands, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void0, void1,
               forced, view, codes, play_rng, scratch, sums, search, err, trace, tracing, r0, r1, r2, r3):
     """Play the hand on from its current state (the first card ``forced`` if >= 0), each
     seat with its strategy. Returns (ok, taken0, taken1, ntr0, r0..r3); ok is False after
@@ -369,14 +386,11 @@ def play_hand(strat, users, nhands, h0, h1, dead, first, leader, trick, led, tak
         if forced >= 0:
             card = forced
             forced = -1
-        elif sid == st.MC:
-            card, r0, r1, r2, r3 = mc_move(seat, strat[seat, 1], strat[seat, 2], h0, h1, dead, first, leader,
-                                           trick, led, taken0, taken1, void1 if seat == 0 else void0, legal,
-                                           scratch, sums, r0, r1, r2, r3)
-        elif sid == st.PIMC:
-            card, r0, r1, r2, r3 = pimc_move(seat, strat[seat, 1], strat[seat, 2], h0, h1, dead, first, leader,
-                                             trick, led, taken0, taken1, void1 if seat == 0 else void0, legal,
-                                             scratch, sums, search, r0, r1, r2, r3)
+        elif sid >= st.SEARCH:
+            card, r0, r1, r2, r3 = search_move(sid, tier, seat, strat[seat, 1], strat[seat, 2], h0, h1, dead,
+                                               first, leader, trick, led, taken0, taken1,
+                                               void1 if seat == 0 else void0, legal, scratch, sums, search,
+                                               r0, r1, r2, r3)
         elif sid >= 0:
             mine = taken0 if seat == 0 else taken1
             theirs = taken1 if seat == 0 else taken0
@@ -409,7 +423,7 @@ def play_hand(strat, users, nhands, h0, h1, dead, first, leader, trick, led, tak
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, users, ws, out, err, trace, tracing, nhands, dealer, score0, score1, h0, h1, dead, leader,
+def play_rest(params, strat, users, tier, ws, out, err, trace, tracing, nhands, dealer, score0, score1, h0, h1, dead, leader,
               trick, led, taken0, taken1, ntr0, void0, void1, forced):
     """Finish hand ``nhands`` from the state given (``h0 < 0``: deal it first), then play
     hands until the game ends; fill ``out`` (counts from this hand on). Returns
@@ -454,7 +468,7 @@ def play_rest(params, strat, users, ws, out, err, trace, tracing, nhands, dealer
         played += 2 * (TRICKS - trick) - (0 if led < 0 else 1)
         ntricks += TRICKS - trick
         ok, taken0, taken1, ntr0, r0, r1, r2, r3 = play_hand(
-            strat, users, nhands, h0, h1, dead, first_lead(dead), leader, trick, led, taken0, taken1, ntr0, void0,
+            strat, users, tier, nhands, h0, h1, dead, first_lead(dead), leader, trick, led, taken0, taken1, ntr0, void0,
             void1, forced, view, codes, play_rng, scratch, sums, search, err, trace, tracing, r0, r1, r2, r3)
         forced = -1
         if not ok:
@@ -503,7 +517,7 @@ def play_rest(params, strat, users, ws, out, err, trace, tracing, nhands, dealer
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws):
+def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     deck, deal_rng, play_rng = ws.deck, ws.deal_rng, ws.play_rng
     seed_stream(deal_rng, seed, index, DEAL)
@@ -514,7 +528,7 @@ def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws):
     dealer = randbelow(deal_rng, 2)
     for i in range(DECK_SIZE):
         deck[i] = DECK_CODES[i]
-    play_rest(params, strat, users, ws, out, err, trace, tracing, 1, dealer, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0,
+    play_rest(params, strat, users, tier, ws, out, err, trace, tracing, 1, dealer, 0, 0, -1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0,
               -1)
 
 
@@ -533,25 +547,25 @@ def workspace(params, strat):
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi, users):
+def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws)
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks, users):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
-    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params, strat))
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
+    play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params, strat))
 
 
 # ---- sampling and evaluation from a position ----------------------------------------------------
@@ -568,7 +582,7 @@ def sample_many(seed, pool, forced, n, out):
 
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo, hi, users):
+def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo, hi, users, tier):
     """Samples ``lo .. hi - 1`` (see evaluate_chunk)."""
     seat, own, pool = pos.seat, pos.own, pos.pool
     ws = workspace(params, strat)
@@ -592,7 +606,7 @@ def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo,
                 ws.deck[c] = DECK_CODES[c]
             seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
             seed_stream(ws.play_rng, seed, start + j, PLAY)
-            ok, p0, p1 = play_rest(params, strat, users, ws, out, err, trace, False, pos.hand_no, pos.dealer,
+            ok, p0, p1 = play_rest(params, strat, users, tier, ws, out, err, trace, False, pos.hand_no, pos.dealer,
                                    pos.score0, pos.score1, h0, h1, dd, pos.leader, pos.trick, pos.led, pos.taken0,
                                    pos.taken1, pos.ntr0, pos.void0, pos.void1, options[i])
             result[j, i, 0] = p0 if seat == 0 else p1
@@ -600,7 +614,7 @@ def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo,
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nblocks, users):
+def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     ``worlds`` (int64[W]): empty to sample the hidden cards (``sample_hidden``), else the
@@ -614,7 +628,7 @@ def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nbl
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, pos, options, worlds, result, b * n // nblocks,
-                       (b + 1) * n // nblocks, users)
+                       (b + 1) * n // nblocks, users, tier)
 
 
 # ---- a position from its public history -----------------------------------------------------------

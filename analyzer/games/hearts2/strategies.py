@@ -51,6 +51,8 @@ from analyzer.games.hearts2.rules import (
 from analyzer.jit import njit
 
 RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
+#: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
+SEARCH = MC
 
 
 @njit(cache=True, inline="always")

@@ -154,12 +154,15 @@ def scalars(ws) -> dict[str, int]:
     return {name: int(ws.sc[i]) for i, name in enumerate(SCALARS)}
 
 
-#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "mc_decide")
 #: a user slot can be ``mc``'s base (``mc:base=file.py:f``): ``choose_base``
 USER_BASES = True
+#: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
+#: from here on are search strategies, compiled only into the kernels' search tier
+SEARCH_FROM = st.SEARCH
 
 
 @njit(cache=True)
@@ -490,7 +493,7 @@ def mc_move(params, users, ws, roll, seat, legal, n, k, base, rounds, trace):
 
 
 @njit(cache=True)
-def mc_decide(params, strat, ws, users):
+def mc_decide(params, strat, ws, users, tier):
     """The move ``mc`` (``strat[seat]``: id, k, base, rounds) plays for the seat to move in
     bundle ``ws`` (a position: load_position / load_history), its PLAY stream as it is. For
     tests and diagnostics; writes ``ws.legal`` and advances ``ws.play_rng``."""
@@ -501,10 +504,18 @@ def mc_decide(params, strat, ws, users):
                    strat[seat, 3], trace)
 
 
+@njit(cache=True)
+def search_move(params, strat, users, tier, seat, ws, roll, legal, n, trace):
+    """The move of ``seat``'s search strategy (``mc``: ``strat[seat]`` is id, k, base, rounds)."""
+    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+        return -1
+    return mc_move(params, users, ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], strat[seat, 3], trace)
+
+
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def choose_move(params, strat, users, seat, ws, roll, n, trace):
+def choose_move(params, strat, users, tier, seat, ws, roll, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot."""
     hands, legal, view, play_rng, sc = ws.hands, ws.legal, ws.seat_view, ws.play_rng, ws.sc
     sid = strat[ix(seat), 0]
@@ -512,9 +523,8 @@ def choose_move(params, strat, users, seat, ws, roll, n, trace):
         return st.random_move(legal, n, play_rng)
     if sid == st.HEURISTIC:
         return st.heuristic_move(hands, seat, sc[S_TOTAL], legal, n)
-    if sid == st.MC:
-        return mc_move(params, users, ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], strat[seat, 3],
-                       trace)
+    if sid >= st.SEARCH:
+        return search_move(params, strat, users, tier, seat, ws, roll, legal, n, trace)
     fill_view(view, seat, sc, hands, ws.pile, ws.chips, ws.active)
     move = users[-1 - sid](view, legal, n, play_rng)
     # the strategy could write to ``legal``: make the set again from the state, so that
@@ -524,7 +534,7 @@ def choose_move(params, strat, users, seat, ws, roll, n, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_turns(params, strat, users, ws, roll, err, trace, tracing, forced):
+def play_turns(params, strat, users, tier, ws, roll, err, trace, tracing, forced):
     """Play the round on from the player to move (its first move ``forced`` if >= 0).
 
     Returns the seat that goes over, or -1 after an illegal user move (``err`` filled).
@@ -539,7 +549,7 @@ def play_turns(params, strat, users, ws, roll, err, trace, tracing, forced):
             move = forced
             forced = -1
         else:
-            move = choose_move(params, strat, users, seat, ws, roll, n, trace)
+            move = choose_move(params, strat, users, tier, seat, ws, roll, n, trace)
         sc[S_DECISIONS] += 1
         # built-ins pick from ``legal`` by construction; only user moves are checked, against
         # ``legal`` made again after the strategy returned (choose_move): nothing indexes
@@ -554,28 +564,33 @@ def play_turns(params, strat, users, ws, roll, err, trace, tracing, forced):
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(seed, index, params, strat, users, ws, roll, out, err, trace, tracing, forced):
-    """From the middle of a round: finish it, then play rounds until one player is left.
+def play_rest(seed, index, params, strat, users, tier, ws, roll, out, err, trace, tracing, forced, deal):
+    """From the middle of a round (``deal``: from its deal): finish it, then play rounds
+    until one player is left.
 
     Returns the seat that went over in the current round (-1 after an error).
     """
     sc = ws.sc
-    first = play_turns(params, strat, users, ws, roll, err, trace, tracing, forced)
-    if first < 0:
-        return -1
-    settle(params, ws, out, first, trace, tracing)
-    while sc[S_NACTIVE] > 1:
-        deal_round(seed, index, params, ws, out, trace, tracing)
-        seat = play_turns(params, strat, users, ws, roll, err, trace, tracing, -1)
+    first = -1
+    # one call site of each inlined step (each call site is compiled again: compile time)
+    while True:
+        if deal:
+            deal_round(seed, index, params, ws, out, trace, tracing)
+        seat = play_turns(params, strat, users, tier, ws, roll, err, trace, tracing, forced if first < 0 else -1)
         if seat < 0:
             return -1
+        if first < 0:
+            first = seat
         settle(params, ws, out, seat, trace, tracing)
+        if sc[S_NACTIVE] <= 1:
+            break
+        deal = True
     finish(params, ws, out, trace, tracing)
     return first
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, roll):
+def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, roll):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     chips, active, play_rng, sc = ws.chips, ws.active, ws.play_rng, ws.sc
     players = params[P_PLAYERS]
@@ -589,31 +604,30 @@ def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, r
     sc[:] = 0
     sc[S_NACTIVE] = players
     sc[S_DEALER] = randbelow(ws.deal_rng, players)
-    deal_round(seed, index, params, ws, out, trace, tracing)
-    play_rest(seed, index, params, strat, users, ws, roll, out, err, trace, tracing, -1)
+    play_rest(seed, index, params, strat, users, tier, ws, roll, out, err, trace, tracing, -1, True)
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi, users):
+def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
     roll = workspace(params)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws, roll)
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, roll)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks, users):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
-    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params), workspace(params))
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
+    play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params), workspace(params))
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
@@ -838,7 +852,7 @@ def workspace_like(ws):
 
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, users):
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, users, tier):
     ws = workspace(params)
     roll = workspace(params)
     sample = workspace(params)
@@ -856,13 +870,14 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
             seed_stream(ws.play_rng, seed, start + j, PLAY)
             out[:] = 0
-            busted = play_rest(seed, start + j, params, strat, users, ws, roll, out, err, trace, False, options[i])
+            busted = play_rest(seed, start + j, params, strat, users, tier, ws, roll, out, err, trace, False,
+                               options[i], False)
             result[j, i, 0] = 1 if busted == seat else 0
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users):
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     result int64[n, n_options, 2]: [went over this round, won the game] per sample and option.
@@ -870,4 +885,4 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
-                       (b + 1) * n // nblocks, users)
+                       (b + 1) * n // nblocks, users, tier)

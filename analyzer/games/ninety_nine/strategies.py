@@ -40,6 +40,8 @@ from analyzer.jit import ix, njit
 from analyzer.rng import randbelow
 
 RANDOM, HEURISTIC, MC = 0, 1, 2
+#: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
+SEARCH = MC
 SAFE_TOTAL = 88
 
 

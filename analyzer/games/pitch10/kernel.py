@@ -76,10 +76,13 @@ C_STUCK = 29
 C_LOST = 30
 N_COLUMNS = 31
 
-#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "bid_table_chunk")
+#: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
+#: from here on are search strategies, compiled only into the kernels' search tier
+SEARCH_FROM = st.SEARCH
 
 #: binomial coefficients as floats (sampler weights)
 BINOM = np.zeros((28, 28), dtype=np.float64)
@@ -1194,24 +1197,32 @@ def pimc_move(params, ws, mcws, seat, kind, n, k, base):
     return CARD_AT[trump, low_bit(tied)]
 
 
+@njit(cache=True)
+def search_move(params, strat, tier, ws, mcws, seat, kind, n):
+    """The move of ``seat``'s search strategy (``mc`` or ``pimc``: ``strat[seat]`` is id, k, base)."""
+    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+        return -1
+    if strat[seat, 0] == st.MC:
+        return mc_move(params, ws, mcws, seat, n, strat[seat, 1], strat[seat, 2])
+    return pimc_move(params, ws, mcws, seat, kind, n, strat[seat, 1], strat[seat, 2])
+
+
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_move(params, strat, users, ws, mcws, seat, kind, n):
+def choose_move(params, strat, users, tier, ws, mcws, seat, kind, n):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, ``pimc``, or a user slot."""
     sid = strat[seat, 0]
     if sid == st.RANDOM or sid == st.HEURISTIC:
         return base_move(sid, strat[seat, 1], ws, seat, kind, n)
-    if sid == st.MC:
-        return mc_move(params, ws, mcws, seat, n, strat[seat, 1], strat[seat, 2])
-    if sid == st.PIMC:
-        return pimc_move(params, ws, mcws, seat, kind, n, strat[seat, 1], strat[seat, 2])
+    if sid >= st.SEARCH:
+        return search_move(params, strat, tier, ws, mcws, seat, kind, n)
     fill_view(ws, seat, kind, params)
     return users[-1 - sid](ws.user_view, ws.legal, n, ws.play_rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced):
+def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, forced):
     """Play the hand on from the current decision (the first move ``forced`` if >= 0).
 
     Returns 0, or -1 after an illegal user move (``err`` filled)."""
@@ -1224,7 +1235,7 @@ def play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced)
             move = forced
             forced = -1
         else:
-            move = choose_move(params, strat, users, ws, mcws, seat, kind, n)
+            move = choose_move(params, strat, users, tier, ws, mcws, seat, kind, n)
         sc[S_DECISIONS] += 1
         # built-ins pick from ``legal`` by construction; only user moves are checked, against
         # the list made again here: the one the strategy saw may have been written to
@@ -1253,17 +1264,20 @@ def finish(ws, out, trace, tracing):
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, users, ws, mcws, out, err, trace, tracing, forced):
+def play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, forced):
     """From the middle of a hand: finish it, then play hands until a team has won.
     Returns 0, or -1 after an illegal user move."""
     sc = ws.sc
-    if play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced) < 0:
-        return -1
-    while sc[S_WINNER] < 0:
+    first = True
+    # one call site of the inlined play loop (each call site is compiled again: compile time)
+    while True:
+        if play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, forced if first else -1) < 0:
+            return -1
+        first = False
+        if sc[S_WINNER] >= 0:
+            break
         sc[S_DEALER] = (sc[S_DEALER] + 1) & 3
         start_hand(ws, out, trace, tracing)
-        if play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, -1) < 0:
-            return -1
     finish(ws, out, trace, tracing)
     return 0
 
@@ -1283,7 +1297,7 @@ def mc_workspace(params, strat):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, mcws):
+def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     scores, sc = ws.scores, ws.sc
     seed_stream(ws.deal_rng, seed, index, DEAL)
@@ -1296,30 +1310,30 @@ def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, m
     sc[S_WINNER] = -1
     sc[S_DEALER] = randbelow(ws.deal_rng, 4)
     start_hand(ws, out, trace, tracing)
-    play_rest(params, strat, users, ws, mcws, out, err, trace, tracing, -1)
+    play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, -1)
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi, users):
+def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
     mcws = mc_workspace(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws, mcws)
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, mcws)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks, users):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
-    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params),
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
+    play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               mc_workspace(params, strat))
 
 
@@ -1592,7 +1606,7 @@ def load_position(params, ws, me, dealer, scores, hand54, bids, trump, received,
 
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, lo, hi, bid_decision,
-                   infer, complete, users):
+                   infer, complete, users, tier):
     """result[j, i] = [hand outcome, seat's team won the game] for samples lo..hi-1 and the
     options; the hand outcome is 1 if the pitcher's team made its bid, or for a bid decision
     the seat's team's score change. Sample j is drawn once (``sample_state`` from the stream
@@ -1632,24 +1646,24 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
             copy_bundle(samp, ws)
             seed_stream(ws.deal_rng, seed, start + j, ROLL_DEAL)
             seed_stream(ws.play_rng, seed, start + j, PLAY)
-            if play_turns(params, strat, users, ws, mcws, out, err, trace, False, options[i]) < 0:
+            if play_turns(params, strat, users, tier, ws, mcws, out, err, trace, False, options[i]) < 0:
                 result[j, i, 0] = -999
                 continue
             result[j, i, 0] = own_change(params, ws, team) if bid_decision else made_bid(ws)
             if ws.sc[S_WINNER] < 0:
-                play_rest(params, strat, users, ws, mcws, out, err, trace, False, -1)
+                play_rest(params, strat, users, tier, ws, mcws, out, err, trace, False, -1)
             result[j, i, 1] = 1 if ws.sc[S_WINNER] == team else 0
 
 
 @njit(parallel=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, worlds, result, nblocks, bid_decision,
-                   infer, complete, users):
+                   infer, complete, users, tier):
     """``evaluate_block`` over samples 0..n-1 of ``result`` (int64[n, k, 2]) in ``nblocks``
     parallel blocks."""
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, b * n // nblocks,
-                       (b + 1) * n // nblocks, bid_decision, infer, complete, users)
+                       (b + 1) * n // nblocks, bid_decision, infer, complete, users, tier)
 
 
 @njit(cache=True)
@@ -1672,7 +1686,7 @@ def count_fits(seed, base_ws, me, strat, n):
 
 
 @njit(cache=True)
-def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, users):
+def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, users, tier):
     """result[j, t] = points the seat's team takes when the seat pitches in suit t (sample j,
     the same hidden cards for every suit), the rest played by the rollout strategies."""
     ws = workspace(params)
@@ -1694,13 +1708,13 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, u
             sc[S_PITCHER] = seat
             sc[S_HIGH] = 4
             sc[S_SEAT] = seat
-            play_turns(params, strat, users, ws, mcws, out, err, trace, False, MOVE_TRUMP0 + t)
+            play_turns(params, strat, users, tier, ws, mcws, out, err, trace, False, MOVE_TRUMP0 + t)
             result[j, t] = ws.taken[seat & 1]
 
 
 @njit(parallel=True, cache=True)
-def bid_table_chunk(seed, start, params, strat, base_ws, seat, result, nblocks, users):
+def bid_table_chunk(seed, start, params, strat, base_ws, seat, result, nblocks, users, tier):
     n = result.shape[0]
     for b in prange(nblocks):
         bid_table_block(seed, start, params, strat, base_ws, seat, result, b * n // nblocks,
-                        (b + 1) * n // nblocks, users)
+                        (b + 1) * n // nblocks, users, tier)

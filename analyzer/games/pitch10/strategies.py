@@ -62,6 +62,8 @@ from analyzer.jit import njit
 from analyzer.rng import randbelow
 
 RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
+#: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
+SEARCH = MC
 
 #: heuristic weight (tenths of a point) of the trump of each strength 0..15 (2..A)
 WEIGHT16 = np.array([5, 12, 2, 2, 2, 2, 2, 2, 4, 5, 6, 7, 8, 7, 9, 16], dtype=np.int64)

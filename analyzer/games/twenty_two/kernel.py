@@ -76,10 +76,13 @@ MAX_TRIES = 1 << 20
 #: ``mc`` considers every legal follow when there are at most this many (else: windows)
 MC_ALL_FOLLOWS = 16
 
-#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+#: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
+#: from here on are search strategies, compiled only into the kernels' search tier
+SEARCH_FROM = st.SEARCH
 
 
 @njit(cache=True)
@@ -847,10 +850,18 @@ def mc_move(params, ws, samp, roll, seat, k, base, trace):
     return cand[bi]
 
 
+@njit(cache=True)
+def search_move(strat, tier, params, ws, samp, roll, seat, trace):
+    """The move of ``seat``'s search strategy (``mc``: ``strat[seat]`` is id, k, base)."""
+    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+        return -1
+    return mc_move(params, ws, samp, roll, seat, strat[seat, 1], strat[seat, 2], trace)
+
+
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_move(strat, users, params, ws, samp, roll, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
+def choose_move(strat, users, tier, params, ws, samp, roll, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot (view filled)."""
     legal, view, scr, play_rng = ws.legal, ws.seat_view, ws.scr, ws.play_rng
     sid = strat[seat, 0]
@@ -858,8 +869,8 @@ def choose_move(strat, users, params, ws, samp, roll, seat, kind, hand, hs, s, b
         return st.random_move(kind, hand, hs, s, best, stock_left, low_only, legal, n, play_rng, scr)
     if sid == st.HEURISTIC:
         return st.heuristic_move(kind, hand, hs, s, best, stock_left)
-    if sid == st.MC:
-        return mc_move(params, ws, samp, roll, seat, strat[seat, 1], strat[seat, 2], trace)
+    if sid >= st.SEARCH:
+        return search_move(strat, tier, params, ws, samp, roll, seat, trace)
     return users[-1 - sid](view, legal, n, play_rng)
 
 
@@ -874,7 +885,7 @@ def legal_set(kind, hand, hs, s, best, low_only, stock_left, legal, scr):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_turns(params, strat, users, ws, samp, roll, err, trace, tracing, forced):
+def play_turns(params, strat, users, tier, ws, samp, roll, err, trace, tracing, forced):
     """Play the hand on to its final trick (the first move ``forced`` if >= 0).
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
@@ -908,7 +919,7 @@ def play_turns(params, strat, users, ws, samp, roll, err, trace, tracing, forced
                 else:
                     fill_view(view, p, sc[S_DEALER], kind, stock_left, hs, hand, s, best, sc[S_WINNER],
                               sc[S_LEADER], sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
-            move = choose_move(strat, users, params, ws, samp, roll, p, kind, hand, hs, s, best, stock_left,
+            move = choose_move(strat, users, tier, params, ws, samp, roll, p, kind, hand, hs, s, best, stock_left,
                                low_only, n, trace)
             if sid < 0:
                 # the strategy could write to ``legal``: make the set again from the state
@@ -930,57 +941,60 @@ def play_turns(params, strat, users, ws, samp, roll, err, trace, tracing, forced
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, users, ws, samp, roll, out, err, trace, tracing, forced):
+def play_rest(params, strat, users, tier, ws, samp, roll, out, err, trace, tracing, forced):
     """From the middle of a hand: finish it, then play hands until the game is over.
 
     Returns the seats that took this hand's final trick (bit mask), -1 after an error.
     """
     sc = ws.sc
-    if play_turns(params, strat, users, ws, samp, roll, err, trace, tracing, forced) < 0:
-        return -1
-    took = final_trick(params, ws, out, trace, tracing)
-    while sc[S_OVER] == 0:
-        if not deal_hand(params, ws, out, trace, tracing):
-            break
-        if play_turns(params, strat, users, ws, samp, roll, err, trace, tracing, -1) < 0:
+    took = 0
+    first = True
+    # one call site of the inlined play loop (each call site is compiled again: compile time)
+    while True:
+        if play_turns(params, strat, users, tier, ws, samp, roll, err, trace, tracing, forced if first else -1) < 0:
             return -1
-        final_trick(params, ws, out, trace, tracing)
+        seats = final_trick(params, ws, out, trace, tracing)
+        if first:
+            took = seats
+            first = False
+        if sc[S_OVER] != 0 or not deal_hand(params, ws, out, trace, tracing):
+            break
     finish(params, ws, out, trace, tracing)
     return took
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, samp, roll):
+def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, samp, roll):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     start_game(seed, index, params, strat, ws, out, err)
     if deal_hand(params, ws, out, trace, tracing):
-        play_rest(params, strat, users, ws, samp, roll, out, err, trace, tracing, -1)
+        play_rest(params, strat, users, tier, ws, samp, roll, out, err, trace, tracing, -1)
     else:
         finish(params, ws, out, trace, tracing)
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi, users):
+def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
     samp = workspace(params)
     roll = workspace(params)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws, samp, roll)
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, samp, roll)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks, users):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
-    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params), workspace(params),
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
+    play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params), workspace(params),
               workspace(params))
 
 
@@ -1277,7 +1291,7 @@ def position_legal(params, ws, out):
 # ---- evaluation from a position ----------------------------------------------------------------
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, users):
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, users, tier):
     ws = workspace(params)
     sample = workspace(params)
     samp = workspace(params)
@@ -1301,13 +1315,13 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
         for i in range(options.shape[0]):
             copy_bundle(sample, ws)
             out[:] = 0
-            took = play_rest(params, strat, users, ws, samp, roll, out, err, trace, False, options[i])
+            took = play_rest(params, strat, users, tier, ws, samp, roll, out, err, trace, False, options[i])
             result[j, i, 0] = (took >> seat) & 1
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users):
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     result int64[n, n_options, 2]: [took this hand's final trick, won the game] per sample
@@ -1316,4 +1330,4 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
-                       (b + 1) * n // nblocks, users)
+                       (b + 1) * n // nblocks, users, tier)

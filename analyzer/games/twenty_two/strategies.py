@@ -48,6 +48,8 @@ from analyzer.rng import randbelow
 
 #: built-in strategy ids (spec.SPEC's StrategyInfo reads them)
 RANDOM, HEURISTIC, MC = 0, 1, 2
+#: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
+SEARCH = MC
 #: the heuristic discards cards of this rank (T) and higher
 DISCARD_FROM = 8
 

@@ -153,10 +153,13 @@ N_LEVELS = 8
 N_STATES = 256
 ALL_CARDS = np.int64((1 << 52) - 1)
 
-#: the entry points that take the user strategy slots as their last argument ``users``: a
+#: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+#: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
+#: from here on are search strategies, compiled only into the kernels' search tier
+SEARCH_FROM = st.SEARCH
 
 
 @njit(cache=True, inline="always")
@@ -874,6 +877,17 @@ def pimc_move(ws, mcws, seat, mask, k, base, tricks):
     return move if (tied >> move) & 1 else lowest(tied)
 
 
+@njit(cache=True)
+def search_move(strat, tier, ws, mcws, seat, mask):
+    """The card of ``seat``'s search strategy (``mc`` or ``pimc``: ``strat[seat]`` is id, k,
+    base and, for pimc, the exact tricks)."""
+    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+        return -1
+    if strat[seat, 0] == st.MC:
+        return mc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2])
+    return pimc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2], strat[seat, 3])
+
+
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -884,7 +898,7 @@ def choose_user(users, sid, mask, rng, legal, view):
 
 
 @njit(cache=True, _nrt=False)
-def play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced):
+def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, forced):
     """Play the round on to its last trick (the first move ``forced`` if >= 0).
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
@@ -910,10 +924,8 @@ def play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced)
         else:  # mc and user strategies read the bundle and draw from the PLAY stream's array
             store_round(ws, r)
             store_words(play_rng, play)
-            if sid == st.MC:
-                move = mc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2])
-            elif sid == st.PIMC:
-                move = pimc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2], strat[seat, 3])
+            if sid >= st.SEARCH:
+                move = search_move(strat, tier, ws, mcws, seat, mask)
             else:
                 fill_view(view, seat, ws, params[P_TARGET], lead)
                 move = choose_user(users, sid, mask, play_rng, legal, view)
@@ -935,20 +947,24 @@ def play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced)
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, users, ws, mcws, out, err, trace, tracing, forced):
+def play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, forced):
     """From the middle of a round: finish it, then play rounds until the game ends.
     Returns (0, the two seats' points of the current round), or (-1, 0, 0) after an error."""
     taken = ws.taken
-    if play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, forced) < 0:
-        return -1, 0, 0
-    p0 = mask_points(taken[0])
-    p1 = mask_points(taken[1])
-    winners = settle_round(params, ws, out, trace, tracing)
-    while winners == 0:
-        deal_round(ws, trace, tracing)
-        if play_turns(params, strat, users, ws, mcws, out, err, trace, tracing, -1) < 0:
+    p0 = p1 = 0
+    first = True
+    # one call site of the inlined play loop (each call site is compiled again: compile time)
+    while True:
+        if play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, forced if first else -1) < 0:
             return -1, 0, 0
+        if first:
+            p0 = mask_points(taken[0])
+            p1 = mask_points(taken[1])
+            first = False
         winners = settle_round(params, ws, out, trace, tracing)
+        if winners != 0:
+            break
+        deal_round(ws, trace, tracing)
     finish(ws, out, winners, trace, tracing)
     return 0, p0, p1
 
@@ -963,7 +979,7 @@ def tracks(strat):
 
 
 @njit(cache=True)
-def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, mcws):
+def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     deal_rng, play_rng, scores, sc = ws.deal_rng, ws.play_rng, ws.scores, ws.sc
     seed_stream(deal_rng, seed, index, DEAL)
@@ -976,30 +992,30 @@ def play_game(seed, index, params, strat, users, out, err, trace, tracing, ws, m
     sc[S_TRACK] = tracks(strat)
     sc[S_DEALER] = randbelow(deal_rng, 2)
     deal_round(ws, trace, tracing)
-    play_rest(params, strat, users, ws, mcws, out, err, trace, tracing, -1)
+    play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, -1)
 
 
 @njit(cache=True)
-def run_block(seed, start, params, strat, out, err, lo, hi, users):
+def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
     mcws = mc_workspace(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, users, out[g], err[g], trace, False, ws, mcws)
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, mcws)
         if err[g, 0] >= 0:
             return
 
 
 @njit(parallel=True, cache=True)
-def run_chunk(seed, start, params, strat, out, err, nblocks, users):
+def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
-        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users)
+        run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
 @njit(cache=True)
-def run_traced(seed, index, params, strat, out_row, err_row, trace, users):
-    play_game(seed, index, params, strat, users, out_row, err_row, trace, True, workspace(params),
+def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
+    play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               mc_workspace(params, strat))
 
 
@@ -1056,7 +1072,7 @@ def sample_hands(ws, seat, seed, n, out):
 
 
 @njit(cache=True)
-def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, worlds, users):
+def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, worlds, users, tier):
     ws = workspace(params)
     mcws = mc_workspace(params, strat)
     err = np.full(4, -1, dtype=np.int64)
@@ -1081,13 +1097,13 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
             seed_stream(ws.play_rng, seed, start + j, PLAY)
             out[:] = 0
-            _, p0, p1 = play_rest(params, strat, users, ws, mcws, out, err, trace, False, options[i])
+            _, p0, p1 = play_rest(params, strat, users, tier, ws, mcws, out, err, trace, False, options[i])
             result[j, i, 0] = p1 if seat else p0
             result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
 @njit(parallel=True, cache=True)
-def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, worlds, users):
+def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, worlds, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     result int64[n, n_options, 2]: [the seat's points this round, won the game] per sample
@@ -1098,4 +1114,4 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     n = result.shape[0]
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
-                       (b + 1) * n // nblocks, worlds, users)
+                       (b + 1) * n // nblocks, worlds, users, tier)

@@ -61,6 +61,8 @@ from analyzer.jit import njit
 from analyzer.rng import randbelow_w
 
 RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
+#: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
+SEARCH = MC
 
 #: what the heuristic gives up by spending a card (stock lasting, stock gone)
 AS_KEEP_STOCK, AS_KEEP_END = 64, 40
