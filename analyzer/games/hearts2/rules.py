@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.jit import leading_zeros, njit, trailing_zeros  # bit-scan intrinsics
+from analyzer.rng import next_u64_w, randbelow_w
 
 P_TARGET = 0
 
@@ -116,42 +117,26 @@ def mask_to_codes(x: np.int64, codes: np.ndarray) -> np.int64:
 # ---- deal ----------------------------------------------------------------------------
 
 _U32 = np.uint64(0xFFFFFFFF)
-_U5, _U9, _U7, _U57, _U17, _U45, _U19, _U32S = (np.uint64(5), np.uint64(9), np.uint64(7), np.uint64(57),
-                                               np.uint64(17), np.uint64(45), np.uint64(19), np.uint64(32))
+_U32S = np.uint64(32)
 #: Lemire's rejection thresholds (2**32 - n) % n for n = 0..28 (a table: no ``%`` in the loop)
 LEMIRE_THRESHOLD = np.array([0] + [((1 << 32) - n) % n for n in range(1, DECK_SIZE + 1)], dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")
 def xoshiro(s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64) -> tuple:
-    """One xoshiro256** step on a state held in scalars: (output, s0, s1, s2, s3).
-
-    The same generator as analyzer.rng.next_u64, with the state in registers instead of
-    an array (hot loops load it once and store it back once).
-    """
-    x = s1 * _U5
-    x = ((x << _U7) | (x >> _U57)) * _U9
-    t = s1 << _U17
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = (s3 << _U45) | (s3 >> _U19)
-    return x, s0, s1, s2, s3
+    """One step of the shared generator (analyzer.rng.next_u64_w, xoshiro256**) on a state
+    held in scalars: (output, s0, s1, s2, s3). Hot loops load the state once and store it
+    back once."""
+    x, w = next_u64_w((s0, s1, s2, s3))
+    return x, w[0], w[1], w[2], w[3]
 
 
 @njit(cache=True, inline="always")
 def randbelow_state(n: np.int64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64) -> tuple:
-    """Uniform integer in ``[0, n)`` for ``1 <= n <= 28`` (Lemire, exactly unbiased, from
-    the high 32 bits of one output): (value, s0, s1, s2, s3)."""
-    bound = np.uint64(n)
-    limit = LEMIRE_THRESHOLD[n]
-    while True:
-        x, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-        m = (x >> _U32S) * bound
-        if (m & _U32) >= limit:
-            return np.int64(m >> _U32S), s0, s1, s2, s3
+    """Uniform integer in ``[0, n)`` (analyzer.rng.randbelow_w: Lemire, exactly unbiased,
+    from the high 32 bits of one output) on a state held in scalars: (value, s0, s1, s2, s3)."""
+    k, w = randbelow_w((s0, s1, s2, s3), n)
+    return k, w[0], w[1], w[2], w[3]
 
 
 @njit(cache=True, inline="always")
