@@ -32,19 +32,39 @@ def mean_interval(total: float, total_sq: float, n: float, z: float = Z95) -> tu
     return (mean, mean - half, mean + half)
 
 
-def ratio_interval(num: np.ndarray | float, den: np.ndarray | float, num_sq: float, den_sq: float,
-                   cross: float, n: int, z: float = Z95) -> tuple[float, float, float]:
-    """Ratio of two per-game sums (e.g. busts per round) with a delta-method interval."""
-    if n <= 1 or den == 0:
-        return (math.nan, math.nan, math.nan)
+def _ratio_variance(num: float, den: float, num_sq: float, den_sq: float, cross: float,
+                    n: int) -> tuple[float, float]:
+    """The ratio of two sums over ``n`` games and its delta-method variance (games as
+    clusters: the hands of one game are not independent)."""
     mx, my = num / n, den / n
     r = mx / my
     vx = num_sq / n - mx * mx
     vy = den_sq / n - my * my
     cxy = cross / n - mx * my
-    var = max(vx - 2 * r * cxy + r * r * vy, 0.0) / (my * my) / (n - 1)
+    return r, max(vx - 2 * r * cxy + r * r * vy, 0.0) / (my * my) / (n - 1)
+
+
+def ratio_interval(num: np.ndarray | float, den: np.ndarray | float, num_sq: float, den_sq: float,
+                   cross: float, n: int, z: float = Z95) -> tuple[float, float, float]:
+    """Ratio of two per-game sums (e.g. busts per round) with a delta-method interval."""
+    if n <= 1 or den == 0:
+        return (math.nan, math.nan, math.nan)
+    r, var = _ratio_variance(num, den, num_sq, den_sq, cross, n)
     half = z * math.sqrt(var)
     return (r, r - half, r + half)
+
+
+def ratio_share_interval(num: float, den: float, num_sq: float, den_sq: float, cross: float, n: int,
+                         z: float = Z95) -> tuple[float, float, float]:
+    """A share of two per-game sums (hands with a moon among hands played: never above 1)
+    with a Wilson interval at the effective sample size of the clustered estimate
+    (``proportion_interval`` with the delta-method variance): inside [0, 1] even for a
+    rare event, where the symmetric delta interval would reach below 0."""
+    if n <= 1 or den == 0:
+        return (math.nan, math.nan, math.nan)
+    r, var = _ratio_variance(num, den, num_sq, den_sq, cross, n)
+    lo, hi = proportion_interval(r, var, den, z)
+    return (r, lo, hi)
 
 
 def normal_p_value(z: float) -> float:
@@ -184,6 +204,14 @@ class Accumulator:
         k = self.pairs.index((i, j))
         return ratio_interval(float(self.sums[i]), float(self.sums[j]), float(self.sumsq[i]),
                               float(self.sumsq[j]), float(self.cross[k]), self.n)
+
+    def share(self, num: str, den: str) -> tuple[float, float, float]:
+        """``ratio`` for a count that is part of its denominator (hands with a moon among
+        the hands): the interval is a clustered Wilson one, inside [0, 1]."""
+        i, j = self.columns.index(num), self.columns.index(den)
+        k = self.pairs.index((i, j))
+        return ratio_share_interval(float(self.sums[i]), float(self.sums[j]), float(self.sumsq[i]),
+                                    float(self.sumsq[j]), float(self.cross[k]), self.n)
 
 
 def proportion_interval(p: float, variance: float, n: float, z: float = Z95) -> tuple[float, float]:

@@ -41,17 +41,17 @@ class Hearts2Spec(GameSpec):
         for s in range(PLAYERS):
             row: dict[str, float] = {}
             add_interval(row, "points_per_hand", acc.ratio(f"score_{s}", "hands"))
-            add_interval(row, "moon_rate", acc.ratio(f"moons_{s}", "hands"))
+            add_interval(row, "moon_rate", acc.share(f"moons_{s}", "hands"))
             share = acc.ratio(f"tricks_{s}", "hands")
             add_interval(row, "trick_share", tuple(v / TRICKS for v in share))
-            add_interval(row, "qs_rate", acc.ratio(f"qs_{s}", "hands"))
+            add_interval(row, "qs_rate", acc.share(f"qs_{s}", "hands"))
             for key, value in row.items():
                 columns.setdefault(key, []).append(value)
         for key, values in columns.items():
             seats[key] = values
         totals: dict[str, Any] = {}
         add_interval(totals, "hands_per_game", acc.mean("hands"))
-        add_interval(totals, "moon_rate", acc.ratio("moons", "hands"))
+        add_interval(totals, "moon_rate", acc.share("moons", "hands"))
         return {"seats": seats, "totals": totals}
 
     # ---- records -------------------------------------------------------------------

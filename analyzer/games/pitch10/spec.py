@@ -75,15 +75,15 @@ class Pitch10Spec(GameSpec):
                                    "win_rate": wins / acc.n if acc.n else float("nan"),
                                    "win_rate_lo": lo, "win_rate_hi": hi}
             add_interval(row, "taken_per_hand", acc.ratio(f"taken_{t}", "hands"))
-            add_interval(row, "pitch_rate", acc.ratio(f"pitched_{t}", "hands"))
-            add_interval(row, "make_rate", acc.ratio(f"made_team_{t}", f"pitched_{t}"))
+            add_interval(row, "pitch_rate", acc.share(f"pitched_{t}", "hands"))
+            add_interval(row, "make_rate", acc.share(f"made_team_{t}", f"pitched_{t}"))
             teams.append(row)
         bids = []
         for b in BID_LEVELS:
             name = _level_name(b)
             count = acc.col(f"bids_{name}")[0]
             row = {"bid": name, "hands": int(count)}
-            add_interval(row, "share", acc.ratio(f"bids_{name}", "hands"))
+            add_interval(row, "share", acc.share(f"bids_{name}", "hands"))
             made = acc.col(f"made_{name}")[0]
             row["made"] = int(made)
             if count > 0:
@@ -94,12 +94,12 @@ class Pitch10Spec(GameSpec):
         totals: dict[str, Any] = {}
         add_interval(totals, "hands_per_game", acc.mean("hands"))
         add_interval(totals, "decisions_per_hand", acc.ratio("decisions", "hands"))
-        add_interval(totals, "stuck_dealer_rate", acc.ratio("stuck", "hands"))
+        add_interval(totals, "stuck_dealer_rate", acc.share("stuck", "hands"))
         add_interval(totals, "lost_points_per_hand", acc.ratio("lost_points", "hands"))
         moons = acc.col("bids_moon")[0]
         made = acc.col("made_moon")[0]
         totals["moon_attempts"] = int(moons)
-        add_interval(totals, "moon_rate", acc.ratio("bids_moon", "hands"))
+        add_interval(totals, "moon_rate", acc.share("bids_moon", "hands"))
         if moons > 0:
             add_interval(totals, "moon_success", (made / moons, *wilson(made, moons)))
         else:

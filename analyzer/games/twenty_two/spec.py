@@ -55,7 +55,7 @@ class TwentyTwoSpec(GameSpec):
     def summarize(self, acc: Accumulator, rules: dict[str, Any], names: list[str]) -> dict[str, Any]:
         seats = seat_table(acc, rules, names)
         columns: dict[str, list[tuple[float, float, float]]] = {
-            "final_share": [acc.ratio(f"took_{s}", f"played_{s}") for s in range(rules["players"])],
+            "final_share": [acc.share(f"took_{s}", f"played_{s}") for s in range(rules["players"])],
             "points_per_hand": [acc.ratio(f"score_{s}", f"played_{s}") for s in range(rules["players"])],
             "hands_played": [acc.mean(f"played_{s}") for s in range(rules["players"])],
             "place": [acc.mean(f"place_{s}") for s in range(rules["players"])],

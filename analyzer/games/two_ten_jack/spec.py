@@ -68,12 +68,12 @@ class TwoTenJackSpec(GameSpec):
             row = {"points": label}
             for who in ("dealer", "nondealer"):
                 row[f"{who}_rounds"] = int(acc.col(f"bin_{who}_{k}")[0])
-                add_interval(row, f"{who}_share", acc.ratio(f"bin_{who}_{k}", "hands"))
+                add_interval(row, f"{who}_share", acc.share(f"bin_{who}_{k}", "hands"))
             bins.append(row)
         totals: dict[str, Any] = {}
         add_interval(totals, "rounds_per_game", acc.mean("hands"))
-        add_interval(totals, "as_led_share", acc.ratio("as_led", "hands"))
-        add_interval(totals, "as_led_as_trump_share", acc.ratio("as_led_trump", "hands"))
+        add_interval(totals, "as_led_share", acc.share("as_led", "hands"))
+        add_interval(totals, "as_led_as_trump_share", acc.share("as_led_trump", "hands"))
         return {"seats": seats, "positions": pd.DataFrame(positions), "round_points": pd.DataFrame(bins),
                 "totals": totals}
 
