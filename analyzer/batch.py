@@ -1,7 +1,8 @@
 """Batch jobs: TOML job files, chunked runs that survive being killed, local or Dask.
 
-A job is a list of runs (``simulate`` or ``compare``). Each run is cut into chunks of
-``chunk`` games with fixed boundaries; a chunk's result is a handful of exact sums, saved
+A job is a list of runs (``simulate``, ``compare`` or ``review``). Each run is cut into
+chunks of ``chunk`` games with fixed boundaries; a chunk's result is a handful of exact sums
+(a review: the rows of its recorded games' decisions), saved
 atomically under ``OUT/.chunks/<run key>/`` as soon as it is done. Running the same command
 again skips the chunks already saved, so a job killed at any moment (SIGKILL included)
 resumes, and because chunk results are combined in chunk order the final files are
@@ -23,6 +24,7 @@ import functools
 import hashlib
 import os
 import json
+import math
 import pickle
 import time
 import tomllib
@@ -32,9 +34,13 @@ from typing import Any
 
 from analyzer.errors import AnalyzerError, StrategyError
 
-KINDS = ("simulate", "compare")
+KINDS = ("simulate", "compare", "review")
 DEFAULT_CHUNK = 100_000
-RUN_KEYS = {"name", "kind", "game", "games", "seed", "players", "rules", "seats", "strategies", "chunk", "alpha"}
+RUN_KEYS = {"name", "kind", "game", "games", "seed", "players", "rules", "seats", "strategies", "chunk", "alpha",
+            "records", "rollout", "samples"}
+#: the keys only a review run takes, and the ones it does not
+REVIEW_KEYS = {"records", "rollout", "samples"}
+NOT_REVIEW_KEYS = {"players", "rules", "strategies", "alpha"}
 
 
 @dataclass
@@ -55,6 +61,12 @@ class Run:
     #: user strategy files by the path the run names them with -> their text, for a run sent
     #: to Dask workers (``travelling``); empty otherwise
     sources: dict[str, str] = field(default_factory=dict)
+    #: review: the recorded games reviewed, (record file, game index in it), in order; the
+    #: seats reviewed (empty: all), evaluate's rollout and samples per decision
+    targets: list[tuple[str, int]] = field(default_factory=list)
+    review_seats: list[int] = field(default_factory=list)
+    rollout: str = "heuristic"
+    samples: int = 2000
 
     @functools.cached_property
     def key(self) -> str:
@@ -62,6 +74,10 @@ class Run:
         from analyzer.jit import source_hash
 
         settings = {k: v for k, v in asdict(self).items() if k != "sources"}
+        # a reviewed game by its record's content, not its path: an edited record is reviewed
+        # again, a moved one is not
+        content = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path, _ in self.targets}
+        settings["targets"] = [(content[path], index) for path, index in self.targets]
         text = json.dumps(settings, sort_keys=True, default=str) + source_hash()
         users = self.user_strategies()
         if users:  # editing a user strategy's file recomputes the runs that play it
@@ -77,7 +93,8 @@ class Run:
 
         spec = registry.get(self.game)
         found = []
-        for name in (n.strip() for n in [*self.strategies, *self.seats.values()]):
+        for name in (n.strip() for n in [*self.strategies, *self.seats.values(), *([self.rollout] if self.targets
+                                                                                    else [])]):
             choice = parse_strategy(spec, name)
             if choice.function is not None:
                 found.append(name)
@@ -93,7 +110,7 @@ class Run:
         see them (a Dask worker on another machine): ``landed`` writes them out there."""
         from analyzer.strategies import user_path
 
-        paths = dict.fromkeys(user_path(u) for u in self.user_strategies())
+        paths = dict.fromkeys([*(user_path(u) for u in self.user_strategies()), *(p for p, _ in self.targets)])
         if not paths:
             return self
         sources = {p: Path(p).read_text(encoding="utf-8") for p in paths}
@@ -121,7 +138,8 @@ class Run:
             where[path] = str(target)
         move = lambda t: with_user_path(t, where)  # noqa: E731
         return replace(self, sources={}, seats={k: move(v) for k, v in self.seats.items()},
-                       strategies=[move(t) for t in self.strategies])
+                       strategies=[move(t) for t in self.strategies], rollout=move(self.rollout),
+                       targets=[(where.get(p, p), i) for p, i in self.targets])
 
 
 # ---- job files --------------------------------------------------------------------------
@@ -168,12 +186,18 @@ def _validate(index: int, entry: dict[str, Any]) -> Run:
     for key in entry:
         if key not in RUN_KEYS:
             raise fail(key, f"unknown key (keys: {', '.join(sorted(RUN_KEYS))})")
-    for key in ("kind", "game", "games"):
+    for key in ("kind", "game"):
         if key not in entry:
             raise fail(key, "missing")
     kind = entry["kind"]
     if kind not in KINDS:
         raise fail("kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+    if kind == "review":
+        return _validate_review(index, entry, label, fail)
+    if "games" not in entry:
+        raise fail("games", "missing")
+    for key in sorted(REVIEW_KEYS & set(entry)):
+        raise fail(key, "only a review run takes it")
     if "players" in entry and (not isinstance(entry["players"], int) or isinstance(entry["players"], bool)):
         raise fail("players", f"must be an integer, not {entry['players']!r}")
     games = entry["games"]
@@ -242,6 +266,99 @@ def _validate(index: int, entry: dict[str, Any]) -> Run:
                chunk=chunk, alpha=float(alpha))
 
 
+def _validate_review(index: int, entry: dict[str, Any], label: str, fail) -> Run:
+    """A ``review`` run: the recorded games of ``records`` (a .jsonl file, a folder of them,
+    or a list of either), each reviewed as ``analyzer review`` would; ``games`` (optional)
+    takes the first N of them; ``chunk`` is games per chunk (default 1)."""
+    from analyzer import games as registry
+    from analyzer.strategies import parse_strategy
+
+    for key in sorted(NOT_REVIEW_KEYS & set(entry)):
+        raise fail(key, "a review run takes its players and rules from the records")
+    if "records" not in entry:
+        raise fail("records", "missing: a .jsonl file of recorded games, a folder of them, or a list")
+    try:
+        spec = registry.get(str(entry["game"]))
+    except AnalyzerError as exc:
+        raise fail("game", str(exc)) from None
+    targets = _recorded_games(entry["records"], spec.name, fail)
+    games = entry.get("games", len(targets))
+    if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+        raise fail("games", f"must be a positive integer, not {games!r}")
+    if games > len(targets):
+        raise fail("games", f"is {games}, but the records hold {len(targets)} {spec.name} game(s)")
+    seats = entry.get("seats", [])
+    if not isinstance(seats, list) or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
+                                              for s in seats):
+        raise fail("seats", "a review run takes a list of seat numbers, like [0, 2] (default: every seat)")
+    rollout = entry.get("rollout", "heuristic")
+    if not isinstance(rollout, str):
+        raise fail("rollout", f"must be a strategy name like \"heuristic\", not {rollout!r}")
+    try:
+        parse_strategy(spec, rollout)
+    except AnalyzerError as exc:
+        raise fail("rollout", str(exc)) from None
+    except StrategyError as exc:
+        raise StrategyError(f"{label}, key 'rollout': {exc}") from None
+    samples = entry.get("samples", 2000)
+    if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
+        raise fail("samples", f"must be a positive integer (samples per decision), not {samples!r}")
+    # the keys every kind shares (name, seed, chunk: games per chunk, default 1) checked as for a simulate run
+    shared = {k: v for k, v in entry.items() if k not in REVIEW_KEYS | {"seats"}}
+    run = _validate(index, shared | {"kind": "simulate", "games": games, "chunk": entry.get("chunk", 1)})
+    return replace(run, kind="review", players=None, rules={}, targets=targets[:games],
+                   review_seats=sorted(set(seats)), rollout=rollout, samples=samples)
+
+
+def _recorded_games(given: Any, game: str, fail) -> list[tuple[str, int]]:
+    """(file, index) of every recorded game in ``given`` (file, folder or list), in order;
+    a record of another game is refused."""
+    items = given if isinstance(given, list) else [given]
+    if not items or not all(isinstance(item, str) and item for item in items):
+        raise fail("records", f"must be a path or a list of paths, not {given!r}"[:200])
+    files: list[Path] = []
+    for item in items:
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(path.glob("*.jsonl"))
+            if not found:
+                raise fail("records", f"folder {item} holds no .jsonl record")
+            files += found
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise fail("records", f"{item} not found")
+    targets: list[tuple[str, int]] = []
+    for file in dict.fromkeys(p.resolve() for p in files):
+        heads = _game_heads(file, fail)
+        for index, name in enumerate(heads):
+            if name != game:
+                raise fail("records", f"game {index} of {file} is {name!r}, not {game}")
+            targets.append((str(file), index))
+    return targets
+
+
+def _game_heads(file: Path, fail) -> list[Any]:
+    """The ``game`` of each recorded game's header in ``file``."""
+    heads = []
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise fail("records", f"{file} is not a readable UTF-8 record") from None
+    for n, line in enumerate(text.splitlines(), start=1):
+        if '"game"' not in line or '"ev"' not in line:
+            continue
+        try:
+            event = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            raise fail("records", f"{file}, line {n}: not valid JSON") from None
+        if isinstance(event, dict) and event.get("ev") == "game":
+            heads.append(event.get("game"))
+    if not heads:
+        raise fail("records", f"{file} holds no recorded game")
+    return heads
+
+
 # ---- chunks (run in workers) --------------------------------------------------------------
 
 def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
@@ -250,6 +367,8 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
     from analyzer.stats import Accumulator
 
     run = run.landed()
+    if run.kind == "review":
+        return _review_chunk(run, start, count, threads)
     if run.kind == "simulate":
         s = api.setup(run.game, run.players, run.seats, run.rules)
         acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
@@ -272,6 +391,26 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
     return t.state()
 
 
+def _review_chunk(run: Run, start: int, count: int, threads: int) -> Any:
+    """Review recorded games ``start .. start + count - 1`` of the run: their decisions' rows
+    (review.review's table) with the record file and game index in front."""
+    import pandas as pd
+
+    from analyzer.review import review
+
+    frames = []
+    for record, index in run.targets[start:start + count]:
+        result = review(run.game, record, index, run.review_seats or None, rollout=run.rollout,
+                        samples=run.samples, seed=run.seed, workers=threads)
+        if result.interrupted:
+            raise KeyboardInterrupt  # a partial chunk is never saved as done
+        frame = result.tables["decisions"]
+        frame.insert(0, "game_index", index)
+        frame.insert(0, "record", Path(record).name)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
 def warm_worker(games: list[str]) -> None:
     """Load every kernel the job needs once per worker process (numba cache), one thread."""
     from analyzer import api
@@ -288,6 +427,12 @@ def finish_run(run: Run, parts: list[Any]) -> dict[str, Any]:
     """Combine chunk results in chunk order into the run's tables (DataFrames) and facts."""
     from analyzer import api
 
+    if run.kind == "review":
+        from analyzer.review import batch_tables
+
+        tables = batch_tables(parts)
+        return {"tables": tables, "facts": {"games": len(run.targets), "decisions": len(tables["decisions"]),
+                                            "rollout": run.rollout, "samples_per_decision": run.samples}}
     if run.kind == "simulate":
         s = api.setup(run.game, run.players, run.seats, run.rules)
         total = parts[0]
@@ -536,6 +681,13 @@ def _headline(run: Run, tables: dict[str, Any]) -> dict[str, Any]:
         row = tables["pairs"].iloc[0]
         return {"what": f"{row['strategy']} vs {row['opponent']}", "win_rate": row["win_rate"],
                 "win_rate_lo": row["win_rate_lo"], "win_rate_hi": row["win_rate_hi"], "p_value": row["p_value"]}
+    if run.kind == "review":
+        row = tables["seats"].sort_values("loss_per_game", ascending=False).iloc[0]
+        spread = ("" if math.isnan(row["loss_per_game_lo"]) else
+                  f" [{row['loss_per_game_lo']:.1%}, {row['loss_per_game_hi']:.1%}]")
+        return {"what": f"seat {int(row['seat'])} loses most: {row['loss_per_game']:.1%} win per game{spread}, "
+                        f"{int(row['games'])} game(s)",
+                "win_rate": None, "win_rate_lo": None, "win_rate_hi": None, "p_value": None}
     seats = tables.get("seats")
     if seats is None or "win_rate" not in seats:
         return {"what": "", "win_rate": None, "win_rate_lo": None, "win_rate_hi": None, "p_value": None}

@@ -153,6 +153,47 @@ def _seat_totals(frame: pd.DataFrame, seats: list[int]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: games below which a batch review gives no interval for the mean loss per game: the spread
+#: between so few games says little (the total over the games reviewed keeps its interval)
+MIN_GAMES = 30
+
+
+def batch_tables(parts: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The tables of a batch ``review`` run from its chunks' decision rows (each with
+    ``record`` and ``game_index`` in front): every decision; each seat's totals per game
+    (as ``review`` gives them); and each seat over all the games:
+    - ``loss_total`` over the games reviewed, with the interval of its measurement (the
+      evaluations' standard errors, root-sum-square, as a single review's total);
+    - ``loss_per_game``, the mean over games, with a 95% interval from the spread between
+      games (independent deals): what the seat's play costs in a game like these; given from
+      ``MIN_GAMES`` games on, nan below."""
+    from analyzer.stats import sample_mean_interval
+
+    decisions_ = pd.concat(parts, ignore_index=True)
+    per_game = []
+    for (record, index), rows in decisions_.groupby(["record", "game_index"], sort=False):
+        totals = _seat_totals(rows, sorted(int(s) for s in rows["seat"].unique()))
+        totals.insert(0, "game_index", index)
+        totals.insert(0, "record", record)
+        per_game.append(totals)
+    games = pd.concat(per_game, ignore_index=True)
+    seats = []
+    for seat, rows in games.groupby("seat"):
+        total = float(rows["loss_win"].sum())
+        se = math.sqrt(float((((rows["loss_win_hi"] - rows["loss_win"]) / Z95) ** 2).sum()))
+        mean, lo, hi = sample_mean_interval(rows["loss_win"].to_numpy())
+        if len(rows) < MIN_GAMES:
+            lo = hi = math.nan
+        choices = int(rows["choices"].sum())
+        seats.append({"seat": int(seat), "games": len(rows), "decisions": int(rows["decisions"].sum()),
+                      "choices": choices, "loss_total": total, "loss_total_lo": total - Z95 * se,
+                      "loss_total_hi": total + Z95 * se, "loss_per_game": mean, "loss_per_game_lo": lo,
+                      "loss_per_game_hi": hi, "loss_per_choice": total / choices if choices else 0.0,
+                      "loss_outcome_per_game": float(rows["loss_outcome"].mean()),
+                      "flagged": int(rows["flagged"].sum()), "unclear": int(rows["unclear"].sum())})
+    return {"decisions": decisions_, "games": games, "seats": pd.DataFrame(seats)}
+
+
 def review(game: str, record: str, game_index: int = 0, seats: list[int] | None = None, *,
            rollout: Any = "heuristic", samples: int = 2000, seconds: float | None = None,
            total_seconds: float | None = None, seed: int = 0, workers: int | None = None,
