@@ -27,8 +27,10 @@ demo: warm
 	$(BIN)/analyzer compare hearts2 heuristic random --games 20000 --seed 1
 	$(BIN)/analyzer play ninety-nine --seed 1 --index 0 --record demo-game.jsonl | tail -n 15
 
+# the whole suite on $(JOBS) pytest-xdist workers (a module's expensive set-ups stay on one:
+# its xdist_group mark); `$(BIN)/python -m pytest` runs it on one
 test: warm
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

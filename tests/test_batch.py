@@ -16,6 +16,9 @@ import pytest
 from analyzer import batch
 from analyzer.errors import AnalyzerError
 
+# one pytest-xdist worker runs this file (pyproject's markers): the batch reference, shared by this file's tests
+pytestmark = pytest.mark.xdist_group("batch")
+
 JOB = """
 [defaults]
 seed = 77
@@ -57,10 +60,11 @@ def result_files(out: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory) -> dict[str, bytes]:
-    """The job run once, uninterrupted, locally (two threads)."""
+    """The job run once, uninterrupted, locally (two threads), in this process (the tests that
+    kill or resume the job start the real ``python -m analyzer batch``)."""
     tmp = tmp_path_factory.mktemp("ref")
     out = tmp / "out"
-    subprocess.run(analyzer_cmd("batch", str(write_job(tmp)), "--out", str(out), "--workers", "2"), check=True)
+    batch.run_job(write_job(tmp), out, workers=2)
     return result_files(out)
 
 
@@ -134,7 +138,7 @@ def test_resume_after_sigkill_is_bit_identical(reference, tmp_path):
 
 def test_one_thread_gives_the_same_results(reference, tmp_path):
     out = tmp_path / "out"
-    subprocess.run(analyzer_cmd("batch", str(write_job(tmp_path)), "--out", str(out), "--workers", "1"), check=True)
+    batch.run_job(write_job(tmp_path), out, workers=1)
     assert result_files(out) == reference
 
 

@@ -31,6 +31,13 @@ def _run(*args: str) -> subprocess.CompletedProcess:
                           env=env, timeout=900)
 
 
+def _compiled(cli, *args: str) -> dict:
+    """The compiled games, played in this process (the reference: nothing about a new process)."""
+    code, out, err = cli(*args)
+    assert code == 0, err
+    return _games(out)
+
+
 def _games(out: str) -> dict:
     """The games of a ``--json`` simulate: totals and per-seat numbers, without the labels."""
     facts = json.loads(out)
@@ -39,22 +46,22 @@ def _games(out: str) -> dict:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_debug_games_equal_the_compiled_games(game):
+def test_debug_games_equal_the_compiled_games(game, cli):
     common = ["simulate", game, "--games", "3", "--seed", "5", "--json", "--seat", "0=random"]
-    compiled = _run(*common)
-    debug = _run("--debug", *common)
-    assert compiled.returncode == 0 and debug.returncode == 0, compiled.stderr + debug.stderr
+    compiled = _compiled(cli, *common)
+    debug = _run("--debug", *common)  # --debug needs a new process: it is decided before numba loads
+    assert debug.returncode == 0, debug.stderr
     assert "compiling" not in debug.stderr  # nothing is compiled under --debug
-    assert _games(debug.stdout) == _games(compiled.stdout)
+    assert _games(debug.stdout) == compiled
 
 
 @pytest.mark.parametrize("game", sorted(UNIFORM))
-def test_a_debugged_user_strategy_plays_the_compiled_games(game):
+def test_a_debugged_user_strategy_plays_the_compiled_games(game, cli):
     common = ["simulate", game, "--games", "3", "--seed", "5", "--json"]
-    compiled = _run(*common, "--seat", "0=random")
+    compiled = _compiled(cli, *common, "--seat", "0=random")
     debug = _run("--debug", *common, "--seat", f"0={DATA / 'user_random.py'}:{UNIFORM[game]}")
-    assert compiled.returncode == 0 and debug.returncode == 0, compiled.stderr + debug.stderr
-    assert _games(debug.stdout) == _games(compiled.stdout)
+    assert debug.returncode == 0, debug.stderr
+    assert _games(debug.stdout) == compiled
 
 
 def test_debug_shows_prints_and_the_traceback_into_the_strategy(tmp_path):

@@ -10,8 +10,12 @@ For each file, in a fresh temporary folder (with a copy of ``examples/`` so that
 - in code blocks without a language (indented or not), lines starting with ``analyzer `` are
   commands, the rest is shown output.
 
-``analyzer ARGS`` runs as ``python -m analyzer ARGS`` (``shlex.split``) and must exit 0, or
-the status its trailing comment documents (``# ... (exit status 2)``). Sizes are made small
+``analyzer ARGS`` runs the entry point ``analyzer.cli.main`` with ARGS (``shlex.split``) in
+this process, in the temporary folder with ``COLUMNS=80``, and must exit 0, or the status its
+trailing comment documents (``# ... (exit status 2)``). In process, not as ``python -m
+analyzer``: a new interpreter per command costs seconds of imports and cache loads each (60
+commands), and the entry point is the same; only ``analyzer --debug ...`` runs as a new
+process, since the flag must be decided before numba loads. Sizes are made small
 so that the suite stays fast, and nothing else is changed:
 
 - ``--games N`` / ``-n N`` becomes at most GAMES; ``evaluate`` gets ``--samples`` at most
@@ -142,10 +146,34 @@ def allowed(name: str, line: str) -> str | None:
     return None
 
 
+def run_command(args: list[str], cwd: Path, capfd, monkeypatch) -> subprocess.CompletedProcess:
+    """``analyzer ARGS`` in ``cwd`` with COLUMNS=80: in this process (module docstring), or as a
+    new process for ``--debug``. Output is captured at the file descriptors, so whatever the
+    command writes (a library's warning on fd 2 included) is seen as in a terminal."""
+    if "--debug" in args:
+        return subprocess.run([sys.executable, "-m", "analyzer", *args], cwd=cwd, capture_output=True, text=True,
+                              timeout=TIMEOUT, env={**os.environ, "COLUMNS": "80"})
+    from analyzer.cli import main
+
+    with monkeypatch.context() as patch:
+        patch.chdir(cwd)
+        patch.setenv("COLUMNS", "80")
+        patch.setattr(sys, "argv", ["analyzer", *args])
+        capfd.readouterr()
+        code = 0
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        captured = capfd.readouterr()
+    return subprocess.CompletedProcess(args, code, captured.out, captured.err)
+
+
 @pytest.mark.parametrize("name", FILES)
-def test_commands_run_as_pasted(name: str, tmp_path: Path) -> None:
+def test_commands_run_as_pasted(name: str, tmp_path: Path, capfd, monkeypatch) -> None:
     prepare(tmp_path)
     ran = 0
+    timings: list[str] = []  # printed at the end (shown with pytest -rP, or on a failure)
     for step in steps((ROOT / name).read_text(encoding="utf-8")):
         if step[0] == "write":
             target = tmp_path / step[1]
@@ -161,10 +189,9 @@ def test_commands_run_as_pasted(name: str, tmp_path: Path) -> None:
         expected = int(m.group(1)) if (m := EXIT.search(line)) else 0
         argv = shrink(args, tmp_path)
         started = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "analyzer", *argv[1:]], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, "COLUMNS": "80"})
+        proc = run_command(argv[1:], tmp_path, capfd, monkeypatch)
         elapsed = time.perf_counter() - started
-        print(f"{elapsed:6.1f} s  {name}:{lineno}  {shlex.join(argv)}")  # shown with pytest -s
+        timings.append(f"{elapsed:6.1f} s  {name}:{lineno}  {shlex.join(argv)}")
         assert proc.returncode == expected, (
             f"{name}:{lineno}: `{line}` (run as {shlex.join(argv)}) exited {proc.returncode}, "
             f"expected {expected}, after {elapsed:.1f} s\n--- stdout\n{proc.stdout[-3000:]}\n--- stderr\n{proc.stderr[-3000:]}")
@@ -173,6 +200,7 @@ def test_commands_run_as_pasted(name: str, tmp_path: Path) -> None:
         if not {"--json", "--wide", "--help"} & set(argv):
             assert not overflowing(proc.stdout), f"{name}:{lineno}: wider than 80 columns: {overflowing(proc.stdout)}"
         ran += 1
+    print("\n".join(timings))
     if name == "README.md":
         assert ran >= 15, f"only {ran} commands found in README.md"
 

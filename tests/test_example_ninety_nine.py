@@ -8,6 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+# one pytest-xdist worker runs this file (pyproject's markers): the example strategy's compile (once per process)
+pytestmark = pytest.mark.xdist_group("example_ninety_nine")
+
 ROOT = Path(__file__).resolve().parents[1]
 SAVER = f"{ROOT / 'examples' / 'ninety_nine.py'}:saver"
 

@@ -7,6 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+# one pytest-xdist worker runs this file (pyproject's markers): the example strategy's compile (once per process)
+pytestmark = pytest.mark.xdist_group("example_pitch10")
+
 ROOT = Path(__file__).resolve().parents[1]
 STEADY = f"{ROOT / 'examples' / 'pitch10.py'}:steady"
 

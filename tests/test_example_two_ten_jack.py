@@ -7,6 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+# one pytest-xdist worker runs this file (pyproject's markers): the example strategy's compile (once per process)
+pytestmark = pytest.mark.xdist_group("example_two_ten_jack")
+
 ROOT = Path(__file__).resolve().parents[1]
 TAKER = f"{ROOT / 'examples' / 'two_ten_jack.py'}:point_taker"
 HAND = ["2C", "3D", "4S", "7H", "KD", "QS"]

@@ -13,6 +13,9 @@ from analyzer.cards import parse_card, parse_cards, token
 from analyzer.games.pitch10 import rules as R
 from analyzer.games.pitch10 import strategies as S
 
+# one pytest-xdist worker runs this file (pyproject's markers): the 2,500 recorded random games, shared by this file's tests
+pytestmark = pytest.mark.xdist_group("pitch10")
+
 # ---- an independent, plain-Python reading of the rules --------------------------------
 
 SUITS = "CDHS"

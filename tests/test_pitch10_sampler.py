@@ -24,6 +24,9 @@ import pytest
 from analyzer.cards import parse_card, token
 from analyzer.games import get
 
+# one pytest-xdist worker runs this file (pyproject's markers): the brute-force enumerations, shared by this file's tests
+pytestmark = pytest.mark.xdist_group("pitch10_sampler")
+
 SUITS = "CDHS"
 OTHER_SUIT = {"C": "S", "S": "C", "D": "H", "H": "D"}
 RANDOM = np.array([[0, 0, 0, 0]] * 4, dtype=np.int64)

@@ -8,6 +8,7 @@ the numbers do not depend on the number of workers."""
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import math
 import re
@@ -22,6 +23,9 @@ import pytest
 from analyzer import games as registry
 from analyzer.errors import AnalyzerError
 from analyzer import report
+
+# one pytest-xdist worker runs this file (pyproject's markers): the quick report builds, shared by this file's tests
+pytestmark = pytest.mark.xdist_group("report")
 
 GAMES = ["ninety-nine", "twenty-two", "hearts2", "two-ten-jack", "pitch10"]
 SEED = 7
@@ -92,17 +96,32 @@ GAME_FIGURES = {
 }
 
 
+#: game -> (out folder, report path): each quick report is built once per process, and read
+#: by every test that needs it (a build is the bulk of this file's time)
+_BUILT: dict[str, tuple[Path, Path]] = {}
+
+
+def quick_report(game: str, tmp_path_factory) -> tuple[Path, Path]:
+    """The quick report of ``game`` (seed SEED, two workers), built on first use."""
+    if game not in _BUILT:
+        out = tmp_path_factory.mktemp(game.replace("-", "_"))
+        _BUILT[game] = out, report.build_report(game, out, quick=True, seed=SEED, workers=2)
+    return _BUILT[game]
+
+
 @pytest.fixture(scope="module", params=GAMES)
 def built(request, tmp_path_factory):
     game = request.param
-    out = tmp_path_factory.mktemp(game.replace("-", "_"))
-    path = report.build_report(game, out, quick=True, seed=SEED, workers=2)
+    out, path = quick_report(game, tmp_path_factory)
     return game, out, path
 
 
 # ---- an independent PNG reader (zlib + struct): signature, chunks, CRCs, IHDR, pixels -------
 
+@functools.lru_cache(maxsize=None)
 def check_png(data: bytes) -> tuple[int, int]:
+    """The checks below; cached by content (a pure function of the bytes): the HTML test
+    checks the embedded copies of the very figures test_figures_... checked."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG signature"
     pos, chunks, idat = 8, [], b""
     width = height = 0
@@ -129,7 +148,9 @@ def check_png(data: bytes) -> tuple[int, int]:
 
     image = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
     assert image.shape == (height, width, 3)
-    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 20
+    # distinct colours, each packed into one integer (np.unique over rows took seconds a figure)
+    packed = (image[..., 0].astype(np.uint32) << 16) | (image[..., 1].astype(np.uint32) << 8) | image[..., 2]
+    assert len(np.unique(packed)) > 20
     return width, height
 
 
@@ -255,7 +276,7 @@ def test_findings_only_from_cells_of_minimum_size(built):
             break
 
 
-def test_pitch_bid_table_has_a_row_for_every_dealt_hand_class(tmp_path):
+def test_pitch_bid_table_has_a_row_for_every_dealt_hand_class(tmp_path_factory):
     """The quick Pitch report's counterfactual bid table, checked against hands dealt from the
     same records with an independent trump counter: every dealt hand is in a row, whatever the
     bidding did, and the rows are the classes of those hands (ends merged to MIN_N)."""
@@ -278,8 +299,8 @@ def test_pitch_bid_table_has_a_row_for_every_dealt_hand_class(tmp_path):
         high -= 1
     expected = {study.length_label(k, low, high): int(v) for k, v in
                 lengths.groupby(lengths.index.to_series().clip(low, high)).sum().items()}
-    report.build_report("pitch10", tmp_path / "pitch", quick=True, seed=SEED, workers=2)
-    table = pd.read_csv(tmp_path / "pitch" / "tables" / "bid_table_trump_length.csv", dtype={"trump_length": str})
+    out, _ = quick_report("pitch10", tmp_path_factory)  # the report of seed SEED, as the records above
+    table = pd.read_csv(out / "tables" / "bid_table_trump_length.csv", dtype={"trump_length": str})
     for bid, part in table.groupby("bid"):
         assert dict(zip(part["trump_length"], part["n"])) == expected, bid
     assert set(table["bid"].astype(str)) == {"4", "5", "6", "7", "8", "9", "10", "moon"}
@@ -373,10 +394,11 @@ def test_provenance(built):
     assert {"tournament", "convergence", "study"} <= set(runs["part"])
 
 
-def test_same_numbers_whatever_the_workers(tmp_path):
-    """The report's numbers depend on the seed only (per-game random streams)."""
-    a = report.build_report("hearts2", tmp_path / "a", quick=True, seed=3, workers=1)
-    b = report.build_report("hearts2", tmp_path / "b", quick=True, seed=3, workers=2)
+def test_same_numbers_whatever_the_workers(tmp_path, tmp_path_factory):
+    """The report's numbers depend on the seed only (per-game random streams): one worker
+    gives the tables of the two-worker report the other tests read."""
+    a = report.build_report("hearts2", tmp_path / "a", quick=True, seed=SEED, workers=1)
+    _, b = quick_report("hearts2", tmp_path_factory)
     for file in sorted((a.parent / "tables").glob("*.csv")):
         if file.stem in ("runs", "provenance"):
             continue

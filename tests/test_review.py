@@ -11,6 +11,9 @@ import pytest
 from analyzer import api
 from analyzer.review import decisions
 
+# one pytest-xdist worker runs this file (pyproject's markers): the reviewed game, shared by this file's tests
+pytestmark = pytest.mark.xdist_group("review")
+
 RULES = {"target": 15}  # a short Hearts game: one or two hands
 
 

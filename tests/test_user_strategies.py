@@ -18,6 +18,9 @@ import pytest
 from analyzer import api, batch
 from analyzer.errors import AnalyzerError, StrategyError
 
+# one pytest-xdist worker runs this file (pyproject's markers): the round-robin fixtures and the user strategies' compiles (once per process)
+pytestmark = pytest.mark.xdist_group("user_strategies")
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 CAUTIOUS = f"{ROOT / 'examples' / 'my_strategy.py'}:cautious"
