@@ -34,10 +34,16 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
     """
     import threading
 
+    from analyzer.jit import numba
+
     box: dict[str, object] = {}
+    # numba's thread count is per calling thread: the kernel's thread takes this one's
+    # (set_workers), or --workers 1 would still run on every core
+    threads = numba.get_num_threads()
 
     def target() -> None:
         try:
+            numba.set_num_threads(threads)
             box["value"] = fn(*args)
         except BaseException as exc:  # noqa: BLE001 - handed over to the caller
             box["error"] = exc
