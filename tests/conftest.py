@@ -7,18 +7,24 @@ import sys
 import pytest
 
 
+def exit_status_of_main() -> int:
+    """Run the CLI's entry point on the ``sys.argv`` set by the caller: its exit status."""
+    from analyzer.cli import main
+
+    try:
+        main()
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
+
+
 @pytest.fixture
 def cli(capsys, monkeypatch):
     """``cli("simulate", "ninety-nine", ...)`` -> (exit code, stdout, stderr)."""
-    from analyzer.cli import main
 
     def run(*args: str) -> tuple[int, str, str]:
         monkeypatch.setattr(sys, "argv", ["analyzer", *map(str, args)])
-        code = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        code = exit_status_of_main()
         captured = capsys.readouterr()
         return code, captured.out, captured.err
 

@@ -153,18 +153,14 @@ def run_command(args: list[str], cwd: Path, capfd, monkeypatch) -> subprocess.Co
     if "--debug" in args:
         return subprocess.run([sys.executable, "-m", "analyzer", *args], cwd=cwd, capture_output=True, text=True,
                               timeout=TIMEOUT, env={**os.environ, "COLUMNS": "80"})
-    from analyzer.cli import main
+    from conftest import exit_status_of_main
 
     with monkeypatch.context() as patch:
         patch.chdir(cwd)
         patch.setenv("COLUMNS", "80")
         patch.setattr(sys, "argv", ["analyzer", *args])
         capfd.readouterr()
-        code = 0
-        try:
-            main()
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        code = exit_status_of_main()
         captured = capfd.readouterr()
     return subprocess.CompletedProcess(args, code, captured.out, captured.err)
 

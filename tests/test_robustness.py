@@ -44,6 +44,13 @@ def _close_runner():
         _RUNNER.pop().close()
 
 
+def _interruptible() -> None:
+    """In a child before it starts: Ctrl-C as a user's shell gives it. A pytest-xdist worker
+    ignores SIGINT, an ignored signal is inherited, and Python then installs no handler for it:
+    the child would never see the interrupt these tests send."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _error_lines(stderr: str) -> list[str]:
     """stderr without the notice a cold compile cache prints first (it is not an error)."""
     return [line for line in stderr.strip().splitlines() if not line.startswith("compiling ")]
@@ -175,10 +182,10 @@ def reference(tmp_path_factory):
 def test_interrupted_batch_saves_only_whole_chunks_and_resumes_exactly(tmp_path, reference):
     _, expected = reference
     # 20 chunks, interrupted after 2; the job must outlast the wait for them (200,000 games in
-    # chunks of 10,000 finished in 4.7 s, before the interrupt, in session 6's fresh-clone run)
+    # chunks of 10,000 can finish in 5 s)
     (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=100_000))
     proc = subprocess.Popen([*ANALYZER, "batch", "job.toml", "--out", "out"], cwd=tmp_path,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     chunks = tmp_path / "out" / ".chunks"
     deadline = time.time() + 240
     while time.time() < deadline and len(list(chunks.rglob("*.pkl"))) < 2:
@@ -200,7 +207,7 @@ def test_sigterm_exits_143_and_leaves_no_partial_file(tmp_path):
     # chunks of 20,000 (were 100,000): the first is saved sooner, and saves come more often
     (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=20_000))
     proc = subprocess.Popen([*ANALYZER, "batch", "job.toml", "--out", "out"], cwd=tmp_path,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     chunks = tmp_path / "out" / ".chunks"
     deadline = time.time() + 240
     while time.time() < deadline and not list(chunks.rglob("*.pkl")):
@@ -235,7 +242,7 @@ def test_damaged_checkpoints_are_played_again_never_used(damage, reference):
 def test_two_batches_on_one_folder_the_second_refuses(tmp_path):
     (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=100_000))
     first = subprocess.Popen([*ANALYZER, "batch", "job.toml", "--out", "out"], cwd=tmp_path,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     try:
         deadline = time.time() + 240
         while time.time() < deadline and not (tmp_path / "out" / ".chunks" / "lock").exists():
@@ -279,10 +286,8 @@ def test_a_strategy_module_that_exits_is_one_line(tmp_path):
 
 def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
     args = [*ANALYZER, "simulate", "hearts2", "--games", "20", "--seat", f"0={HOSTILE}:loops"]
-    proc = subprocess.Popen(args, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
-    # compiling, then spinning (a wait measured on an earlier run hit the start-up on a loaded
-    # machine, in the fresh-clone run of session 6: the process did not end in 30 s)
-    time.sleep(25)
+    proc = subprocess.Popen(args, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
+    time.sleep(25)  # compiling, then spinning
     started = time.time()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)

@@ -57,3 +57,18 @@ def test_compiled_fold_matches_plain_numpy_sums():
     assert acc.sumsq.tolist() == (every * every).sum(axis=0).tolist()
     assert acc.wins.tolist() == [int(((every[:, 0] >> s) & 1).sum()) for s in range(3)]
     assert acc.cross.tolist() == [int((every[:, 2] * every[:, 1]).sum()), int((every[:, 4] * every[:, 3]).sum())]
+
+
+def test_the_kernel_thread_runs_on_the_workers_asked_for():
+    """numba's thread count is per thread, and kernels run on a helper thread: it must take
+    the count set_workers gave the caller (--workers 1 ran on every core before)."""
+    from analyzer.jit import numba
+    from analyzer.runner import call_interruptibly, set_workers
+
+    before = numba.get_num_threads()
+    try:
+        for workers in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+            set_workers(workers)
+            assert call_interruptibly(numba.get_num_threads) == workers
+    finally:
+        numba.set_num_threads(before)
