@@ -79,6 +79,8 @@ def search_tier(module: types.ModuleType, strat) -> bool | None:
 #: said on stderr before a game's kernels compile (the CLI sets it to print; None: silent)
 NOTICE: Callable[[str], None] | None = None
 _NOTICED: set[tuple[str, bool]] = set()
+#: (game, entry, tier) whose stamp this process has seen or written: not looked up again
+_STAMPED: set[tuple[str, str, bool]] = set()
 
 
 def _compiling(game: str, entry: str, tier: bool | None) -> Path | None:
@@ -134,11 +136,13 @@ class SlotKernel:
 
         def entry(*args):
             tier = search_tier(self._module, args[at])
-            stamp = _compiling(self._game, name, tier)
+            key = (self._game, name, bool(tier))
+            stamp = None if key in _STAMPED else _compiling(self._game, name, tier)
             result = value(*args, self.slots(), tier)
             if stamp is not None:
                 stamp.parent.mkdir(parents=True, exist_ok=True)
                 stamp.touch()
+            _STAMPED.add(key)
             return result
 
         return entry

@@ -199,19 +199,20 @@ class Accumulator:
         s, sq = self.col(name)
         return mean_interval(s, sq, self.n)
 
-    def ratio(self, num: str, den: str) -> tuple[float, float, float]:
+    def _pair_sums(self, num: str, den: str) -> tuple[float, float, float, float, float, int]:
+        """The sums a ratio of two columns is estimated from (the pair must be in ``pairs``)."""
         i, j = self.columns.index(num), self.columns.index(den)
         k = self.pairs.index((i, j))
-        return ratio_interval(float(self.sums[i]), float(self.sums[j]), float(self.sumsq[i]),
-                              float(self.sumsq[j]), float(self.cross[k]), self.n)
+        return (float(self.sums[i]), float(self.sums[j]), float(self.sumsq[i]), float(self.sumsq[j]),
+                float(self.cross[k]), self.n)
+
+    def ratio(self, num: str, den: str) -> tuple[float, float, float]:
+        return ratio_interval(*self._pair_sums(num, den))
 
     def share(self, num: str, den: str) -> tuple[float, float, float]:
         """``ratio`` for a count that is part of its denominator (hands with a moon among
         the hands): the interval is a clustered Wilson one, inside [0, 1]."""
-        i, j = self.columns.index(num), self.columns.index(den)
-        k = self.pairs.index((i, j))
-        return ratio_share_interval(float(self.sums[i]), float(self.sums[j]), float(self.sumsq[i]),
-                                    float(self.sumsq[j]), float(self.cross[k]), self.n)
+        return ratio_share_interval(*self._pair_sums(num, den))
 
 
 def proportion_interval(p: float, variance: float, n: float, z: float = Z95) -> tuple[float, float]:

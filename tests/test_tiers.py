@@ -47,6 +47,7 @@ def test_the_first_run_of_a_tier_says_it_compiles_once(cli, tmp_path, monkeypatc
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setenv("ANALYZER_CACHE_DIR", str(tmp_path))  # a cache folder without stamps
     monkeypatch.setattr(engine, "_NOTICED", set())
+    monkeypatch.setattr(engine, "_STAMPED", set())
     code, _, err = cli("simulate", "hearts2", "--games", "3")
     assert code == 0
     assert err.splitlines() == ["compiling hearts2 kernels (first run only, up to about a minute)..."]
@@ -58,5 +59,6 @@ def test_the_first_run_of_a_tier_says_it_compiles_once(cli, tmp_path, monkeypatc
     assert err.splitlines() == ["compiling hearts2 search strategies (first run that plays one only, "
                                 "a minute or two)..."]
     monkeypatch.setattr(engine, "_NOTICED", set())  # a new process: the stamps say it is compiled
+    monkeypatch.setattr(engine, "_STAMPED", set())
     assert cli("simulate", "hearts2", "--games", "3", "--seat", "0=mc:k=2")[2] == ""
     assert cli("simulate", "hearts2", "--games", "3")[2] == ""
