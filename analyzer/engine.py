@@ -39,6 +39,60 @@ def _python(fn: Callable) -> Callable:
     return getattr(fn, "py_func", fn)
 
 
+def _is_dispatcher(value) -> bool:
+    return isinstance(value, numba.core.registry.CPUDispatcher)
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    """The global names a function's code (and the code nested in it) may read."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+@functools.lru_cache(maxsize=None)
+def _not_inlined(dispatcher) -> Callable:
+    """An analyzer helper (``rng.randbelow``, a view helper) as a function of its own, compiled
+    without bounds checks: numba's ``inline="always"`` would lower its body under the checks of
+    the user's function, which measured 5-20 ns more per call (the helper's own accesses are the
+    engine's, not the user's); LLVM still inlines it."""
+    options = {k: v for k, v in dispatcher.targetoptions.items() if k not in ("inline", "cache", "nopython")}
+    return njit(**options)(dispatcher.py_func)
+
+
+def bounds_checked(function, _done: dict | None = None) -> Callable:
+    """A user strategy's ``@njit`` function compiled again with bounds checks, and so every user
+    function it calls through a global name (its helpers, recursively): an index out of range
+    anywhere in the user's code raises IndexError instead of touching memory it does not own.
+    (numba's ``boundscheck`` option reaches only the function it decorates, not its callees.)
+    The analyzer's own helpers it calls stay unchecked. A helper reached through a module
+    attribute (``mylib.f``) is not rewritten and runs unchecked. Uncompiled (``--debug``) a
+    function is returned as is: Python checks every index."""
+    if not _is_dispatcher(function):
+        return function
+    done = {} if _done is None else _done
+    if id(function) in done:
+        return done[id(function)]
+    py = function.py_func
+    scope = dict(py.__globals__)
+    twin = types.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
+    options = {k: v for k, v in function.targetoptions.items() if k not in ("cache", "nopython")}  # never under the user's cache
+    checked = njit(**{**options, "boundscheck": True})(twin)
+    done[id(function)] = checked  # before its callees: a recursive function calls its own twin
+    for name in _global_names(py.__code__):
+        value = scope.get(name)
+        if not _is_dispatcher(value):
+            continue
+        if value.py_func.__module__.split(".")[0] == "analyzer":
+            if value.targetoptions.get("inline") == "always":
+                scope[name] = _not_inlined(value)
+        else:
+            scope[name] = bounds_checked(value, done)
+    return checked
+
+
 def user_slot(strategy, check_legal: bool) -> Callable:
     """A UserStrategy as a compiled function of ``USER_SIGNATURE``: its parameter values
     bound as literals; with ``check_legal``, a move not in ``legal[:n]`` raises
@@ -52,7 +106,7 @@ def user_slot(strategy, check_legal: bool) -> Callable:
         lines.append("    return m")
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
-    namespace = {"f": njit(boundscheck=True)(_python(strategy.function)), "__name__": __name__}
+    namespace = {"f": bounds_checked(strategy.function), "__name__": __name__}
     exec("\n".join(lines), namespace)
     slot = njit(USER_SIGNATURE)(namespace["slot"])
     # the slot's signature would cast any number to a move: a float (or a bool) returned is a fault

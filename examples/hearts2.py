@@ -1,6 +1,7 @@
 """An example user strategy for Two-player Hearts (``hearts2``): ``ducker``.
 
-Run it with (the first run compiles the engine with it, about a minute):
+Run it with (the first run compiles it in about a second; a first run of the game compiles
+the engine once, about a minute):
 
     analyzer simulate hearts2 --games 2000 --seat 0=examples/hearts2.py:ducker
     analyzer compare hearts2 examples/hearts2.py:ducker random --games 1000

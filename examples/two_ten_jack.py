@@ -1,6 +1,7 @@
 """An example user strategy for Two-Ten-Jack (``two-ten-jack``): ``point_taker``.
 
-Run it with (the first run compiles the engine with it, about a minute):
+Run it with (the first run compiles it in about a second; a first run of the game compiles
+the engine once, about a minute):
 
     analyzer simulate two-ten-jack --games 2000 --seat 0=examples/two_ten_jack.py:point_taker
     analyzer compare two-ten-jack examples/two_ten_jack.py:point_taker random --games 1000

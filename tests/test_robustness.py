@@ -264,7 +264,8 @@ HOSTILE_GAMES = ["hearts2", "pitch10", "ninety-nine", "two-ten-jack", "twenty-tw
 # wrapper catches in two games
 HOSTILE_CASES = ([(game, "smuggle", "illegal move") for game in HOSTILE_GAMES]
                  + [(game, name, expect) for game in ("hearts2", "ninety-nine")
-                    for name, expect in [("out_of_bounds", "IndexError"), ("raises", "raised"), ("returns_float", "")]])
+                    for name, expect in [("out_of_bounds", "IndexError"), ("out_of_bounds_in_helper", "IndexError"),
+                                         ("raises", "raised"), ("returns_float", "")]])
 
 
 @pytest.mark.parametrize("game,name,expect", HOSTILE_CASES)

@@ -44,3 +44,15 @@ def loops(view, legal, n, rng):
     while i >= 0:
         i = (i + 1) & 0xFFFF
     return legal[0]
+
+
+@njit
+def _past_the_end(legal, n):
+    legal[n + 100_000] = 0  # a write far outside the array
+    return legal[0]
+
+
+@njit
+def out_of_bounds_in_helper(view, legal, n, rng):
+    """Writes far past the end of its array, in a helper of its own."""
+    return _past_the_end(legal, n)
