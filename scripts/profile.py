@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Where a game's compiled code spends its time: a perf profile of random and heuristic play.
+
+    python scripts/profile.py                          # every game, random and heuristic
+    python scripts/profile.py --game hearts2 --games 2000000
+    python scripts/profile.py --top 6                  # the six biggest functions per run
+
+Needs Linux ``perf`` (only for this script; the product never does). Each game runs in a child
+process under ``perf record``: it compiles the game's kernels into a fresh cache folder (perf
+can name only functions this process compiled: numba's cache keeps no symbol table), writes
+their addresses to ``/tmp/perf-PID.map`` (perf's map for JIT code), then plays ``--games``
+games of every seat ``random`` and as many of ``heuristic`` on one core, telling perf to start
+a new file before each (``--switch-output=signal``). Each table gives the share of samples in
+the compiled code per numba function. A function inlined into its caller (``inline="always"``,
+or by LLVM) counts as its caller: the rows are the separately compiled levels (the hand loop,
+the deal, the game driver, ...), not every helper.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gc
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GAMES = ["hearts2", "ninety-nine", "two-ten-jack", "twenty-two", "pitch10"]
+STRATEGIES = ["random", "heuristic"]
+
+
+def write_perf_map() -> int:
+    """Write /tmp/perf-PID.map: the address and size of every function numba compiled in this
+    process (sizes: up to the next function's address). Returns how many."""
+    from numba.core.registry import CPUDispatcher
+
+    names: dict[int, str] = {}
+    for obj in gc.get_objects():
+        if not isinstance(obj, CPUDispatcher):
+            continue
+        for result in obj.overloads.values():
+            library = result.library
+            module = getattr(library, "_final_module", None)
+            if module is None:  # loaded from a cache: no module, no names
+                continue
+            for function in module.functions:
+                if not function.is_declaration:
+                    address = library._codegen._engine.get_function_address(function.name)
+                    if address:
+                        names[address] = function.name
+    starts = sorted(names)
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
+        for start, end in zip(starts, starts[1:] + [starts[-1] + 4096]):
+            out.write(f"{start:x} {min(end - start, 1 << 20):x} {names[start]}\n")
+    return len(starts)
+
+
+def child(game: str, games: int) -> None:
+    """Under perf: compile, map, then each strategy in its own perf output file."""
+    from analyzer import api
+
+    players = api.setup(game).spec.default_players
+    for strategy in STRATEGIES:
+        api.simulate(game, games=10, seats=[strategy] * players, workers=1)
+    write_perf_map()
+    for strategy in STRATEGIES:
+        os.kill(os.getppid(), signal.SIGUSR2)  # perf: start the next file
+        time.sleep(0.5)
+        api.simulate(game, games=games, seats=[strategy] * players, workers=1)
+    os.kill(os.getppid(), signal.SIGUSR2)
+    time.sleep(0.5)
+
+
+def readable(symbol: str) -> str:
+    """``_ZN8analyzer5games7hearts26kernel9play_handB4v143B40...`` -> ``kernel.play_hand``."""
+    if "__numba_parfor_gufunc" in symbol:
+        return "parfor (run_chunk's thread loop)"
+    if not symbol.startswith("_ZN"):
+        return symbol
+    names, rest = [], symbol[3:]
+    while rest and rest[0].isdigit():
+        length = int(re.match(r"\d+", rest).group())
+        rest = rest[len(str(length)):]
+        names.append(rest[:length])
+        rest = rest[length:]
+    names = [n for n in names if n not in ("analyzer", "games")]
+    return ".".join(names[-2:]) if names else symbol
+
+
+def shares(perf_file: Path) -> list[tuple[float, str]]:
+    """(percent of the compiled code's samples, function) from one perf output file."""
+    report = subprocess.run(["perf", "report", "-i", str(perf_file), "--no-children", "--sort", "dso,symbol",
+                             "--stdio"], capture_output=True, text=True).stdout
+    totals: collections.Counter[str] = collections.Counter()
+    for line in report.splitlines():
+        match = re.match(r"\s*([\d.]+)%\s+\[JIT\] tid \d+\s+\[\.\]\s+(\S+)", line)
+        if match:
+            totals[readable(match.group(2))] += float(match.group(1))
+    whole = sum(totals.values()) or 1.0
+    return sorted(((100 * v / whole, k) for k, v in totals.items()), reverse=True)
+
+
+def profile(game: str, games: int, top: int) -> str:
+    folder = Path(tempfile.mkdtemp(prefix=f"profile-{game}-"))
+    env = dict(os.environ, ANALYZER_CACHE_DIR=str(folder / "cache"))
+    subprocess.run(["perf", "record", "-F", "999", "-q", "--switch-output=signal", "-o", str(folder / "perf.data"),
+                    sys.executable, __file__, "--child", game, "--games", str(games)],
+                   env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    parts = sorted(folder.glob("perf.data.*"))  # compile, random, heuristic, end
+    text = ""
+    for strategy, part in zip(STRATEGIES, parts[1:3]):
+        text += f"\n{game}, every seat {strategy}: share of the compiled code's time\n"
+        text += "".join(f"  {share:5.1f}%  {name}\n" for share, name in shares(part)[:top])
+    shutil.rmtree(folder, ignore_errors=True)
+    return text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", action="append", choices=GAMES, help="a game (repeatable; default all)")
+    parser.add_argument("--games", type=int, default=1_000_000, help="games per strategy (default 1,000,000)")
+    parser.add_argument("--top", type=int, default=8, help="functions shown per run (default 8)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.games)
+        return
+    if shutil.which("perf") is None:
+        sys.exit("error: this script needs Linux perf (e.g. apt install linux-perf)")
+    for game in args.game or GAMES:
+        print(profile(game, args.games, args.top), flush=True)
+
+
+if __name__ == "__main__":
+    main()
