@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where a game's compiled code spends its time: a perf profile of random and heuristic play.
 
-    python scripts/profile.py                          # every game, random and heuristic
-    python scripts/profile.py --game hearts2 --games 2000000
-    python scripts/profile.py --top 6                  # the six biggest functions per run
+    python scripts/perf_profile.py                          # every game, random and heuristic
+    python scripts/perf_profile.py --game hearts2 --games 2000000
+    python scripts/perf_profile.py --top 6                  # the six biggest functions per run
 
 Needs Linux ``perf`` (only for this script; the product never does). Each game runs in a child
 process under ``perf record``: it compiles the game's kernels into a fresh cache folder (perf
@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -38,12 +39,34 @@ GAMES = ["hearts2", "ninety-nine", "two-ten-jack", "twenty-two", "pitch10"]
 STRATEGIES = ["random", "heuristic"]
 
 
+def elf_sizes(elf: bytes) -> dict[str, int]:
+    """The size of every function symbol of an ELF64 object file (its symbol table)."""
+    (shoff,) = struct.unpack_from("<Q", elf, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", elf, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", elf, shoff + i * shentsize) for i in range(shnum)]
+    sizes = {}
+    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
+        if kind != 2:  # SHT_SYMTAB
+            continue
+        strings = sections[link][4]
+        for k in range(size // entsize):
+            name, info, _, _, _, st_size = struct.unpack_from("<IBBHQQ", elf, offset + k * entsize)
+            if info & 0xF == 2 and st_size:  # STT_FUNC
+                end = elf.index(b"\0", strings + name)
+                sizes[elf[strings + name:end].decode()] = st_size
+    return sizes
+
+
 def write_perf_map() -> int:
     """Write /tmp/perf-PID.map: the address and size of every function numba compiled in this
-    process (sizes: up to the next function's address). Returns how many."""
+    process. A name resolves to one address; the copies of a callee that numba links into each
+    caller's code have none, and perf counts them as unnamed ("[JIT] ..." rows without a name),
+    so each size is the function's own (from its object file's symbol table), not the distance
+    to the next name. Returns how many functions."""
     from numba.core.registry import CPUDispatcher
 
     names: dict[int, str] = {}
+    sizes: dict[str, int] = {}
     for obj in gc.get_objects():
         if not isinstance(obj, CPUDispatcher):
             continue
@@ -52,6 +75,8 @@ def write_perf_map() -> int:
             module = getattr(library, "_final_module", None)
             if module is None:  # loaded from a cache: no module, no names
                 continue
+            if getattr(library, "_compiled_object", None):
+                sizes.update(elf_sizes(library._compiled_object))
             for function in module.functions:
                 if not function.is_declaration:
                     address = library._codegen._engine.get_function_address(function.name)
@@ -60,7 +85,8 @@ def write_perf_map() -> int:
     starts = sorted(names)
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         for start, end in zip(starts, starts[1:] + [starts[-1] + 4096]):
-            out.write(f"{start:x} {min(end - start, 1 << 20):x} {names[start]}\n")
+            size = min(sizes.get(names[start], end - start), end - start)
+            out.write(f"{start:x} {size:x} {names[start]}\n")
     return len(starts)
 
 
@@ -104,7 +130,9 @@ def shares(perf_file: Path) -> list[tuple[float, str]]:
     for line in report.splitlines():
         match = re.match(r"\s*([\d.]+)%\s+\[JIT\] tid \d+\s+\[\.\]\s+(\S+)", line)
         if match:
-            totals[readable(match.group(2))] += float(match.group(1))
+            name = match.group(2)
+            totals["(unnamed: callee copies linked into callers)" if name.startswith("0x") else readable(name)] += \
+                float(match.group(1))
     whole = sum(totals.values()) or 1.0
     return sorted(((100 * v / whole, k) for k, v in totals.items()), reverse=True)
 
