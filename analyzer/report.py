@@ -66,6 +66,8 @@ class Sizes:
     tournament: int            # duplicate deals of the round robin without mc
     tournament_mc: int         # ... when mc takes part (it is far slower)
     mc_k: int                  # samples per decision of mc
+    ladder: int                # duplicate deals of the search ladder (pimc, mc, heuristic), where pimc exists
+    pimc_k: int                # sampled worlds per decision of pimc in the ladder
     convergence_first: int     # first look of the headline's sequential sizing (then doubling)
     convergence_max: int       # its largest number of deals
     convergence_target: float  # stop at the first look whose 95% half-width is at most this
@@ -78,10 +80,10 @@ class Sizes:
     rollouts: int              # rollouts per dealt hand and option of a counterfactual study
 
 
-QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, convergence_first=250, convergence_max=2000,
+QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=12, pimc_k=4, convergence_first=250, convergence_max=2000,
               convergence_target=0.02, simulate=1000, records=120, records_sweep=40, records_batch=60,
               max_sweep_players=5, deals=300, rollouts=4)
-FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, convergence_first=500, convergence_max=256_000,
+FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, ladder=200, pimc_k=8, convergence_first=500, convergence_max=256_000,
              convergence_target=0.005, simulate=100_000, records=4000, records_sweep=1000, records_batch=100,
              max_sweep_players=8, deals=12_000, rollouts=8)
 
@@ -547,15 +549,19 @@ def _strongest_first(pairs: pd.DataFrame) -> pd.DataFrame:
     return pairs
 
 
-def _tournament_section(r: Report, spec, strategies: list[str]) -> pd.DataFrame:
+def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tournament",
+                        title: str = "Strategy tournament", deals: int | None = None) -> pd.DataFrame:
+    """A duplicate-deal round robin of ``strategies``: its ranking and pairs tables (``<name>_ranking``,
+    ``<name>_pairs``) and figure; returns the pairs, the stronger strategy first."""
     from analyzer import compare
 
     s = r.sizes
-    deals = s.tournament_mc if any(x.startswith("mc") for x in strategies) else s.tournament
-    result = r.run("tournament", "compare.compare", lambda: compare.compare(
+    if deals is None:
+        deals = s.tournament_mc if any(x.startswith("mc") for x in strategies) else s.tournament
+    result = r.run(name, "compare.compare", lambda: compare.compare(
         spec.name, strategies, games=deals, seed=r.seed, workers=r.workers),
         strategies=" ".join(strategies), deals=deals)
-    r.h(2, "Strategy tournament")
+    r.h(2, title)
     r.p(f"Round robin of {', '.join(f'`{x}`' for x in strategies)} on **{result.games:,} duplicate deals** "
         "per pairing: every deal is played once per balanced seating of the two strategies, so both see the "
         "same cards and the luck of the deal cancels in the comparison. Each pairing names the stronger "
@@ -573,18 +579,32 @@ def _tournament_section(r: Report, spec, strategies: list[str]) -> pd.DataFrame:
         ]).sort_values("mean_win_rate", ascending=False)
         ranking["rank"] = range(1, len(ranking) + 1)
     pairs["n"] = pairs["deals"]
-    r.table("tournament_ranking", ranking, "Ranking: mean share of wins against the other strategies")
-    r.table("tournament_pairs", pairs, "Each pairing on duplicate deals, the stronger strategy first",
+    r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies")
+    r.table(f"{name}_pairs", pairs, "Each pairing on duplicate deals, the stronger strategy first",
             show=["strategy", "opponent", "deals", "games", "win_rate", "difference", "difference_se",
                   "difference_se_unpaired", "p_value", "score_margin"],
             method="duplicate deals, share of wins per deal averaged over the seatings; Wilson interval at the "
                    "effective sample size of the per-deal shares")
-    path = plots.tournament(ranking, pairs, f"{spec.title}: strategy tournament ({result.games:,} duplicate deals "
-                                            f"per pairing, seed {r.seed})", r.fig_path("tournament"))
-    r.figure(path, "Strategy tournament: share of wins with 95% intervals (n = deals per pairing)")
-    if "mc" in " ".join(strategies):
+    path = plots.tournament(ranking, pairs, f"{spec.title}: {title.lower()} ({result.games:,} duplicate deals "
+                                            f"per pairing, seed {r.seed})", r.fig_path(name))
+    r.figure(path, f"{title}: share of wins with 95% intervals (n = deals per pairing)")
+    if name == "tournament" and "mc" in " ".join(strategies):
         r.p(f"`mc` runs {s.mc_k} samples per decision here (`mc:k={s.mc_k}`); it is far slower than the others, "
             "so the tournament uses fewer deals and its intervals are wider.")
+    return pairs
+
+
+def _ladder_section(r: Report, spec) -> pd.DataFrame:
+    """The search strategies against each other and the heuristic: ``pimc`` (sampled worlds, each
+    solved exactly) beside ``mc`` (sampled worlds, rolled out), on fewer deals than the tournament
+    (pimc is the slowest strategy); the time each takes per decision is in the runs table."""
+    s = r.sizes
+    ladder = [f"pimc:k={s.pimc_k}", f"mc:k={s.mc_k}", "heuristic"]
+    pairs = _tournament_section(r, spec, ladder, name="ladder", title="Search strategies", deals=s.ladder)
+    r.p(f"`pimc` runs {s.pimc_k} sampled worlds per decision here (`pimc:k={s.pimc_k}`), each solved with every card "
+        "open; it assumes that every player sees every card once the world is sampled, which flatters it where "
+        "hiding information matters (the guide says more). The ladder is played on fewer deals than the "
+        "tournament, so its intervals are wider.")
     return pairs
 
 
@@ -703,6 +723,8 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None) 
     body.runs = r.runs
     _rules_section(body, spec, rules, study)
     pairs = _tournament_section(body, spec, strategies)
+    if "pimc" in spec.strategies:
+        _ladder_section(body, spec)
     conv = _convergence_section(body, spec)
     body.finding(_headline_finding(conv))
     body.h(2, f"{spec.title} study")

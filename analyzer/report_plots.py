@@ -12,6 +12,7 @@ colour in every figure (:data:`STRATEGY_COLOURS`); other series take colours fro
 from __future__ import annotations
 
 import math
+import zlib
 from pathlib import Path
 from typing import Sequence
 
@@ -24,14 +25,16 @@ from analyzer.stats import Z95
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
            "#999999", "#882255"]
 #: A strategy always has the same colour.
-STRATEGY_COLOURS = {"random": "#999999", "heuristic": "#0072B2", "mc": "#D55E00"}
+STRATEGY_COLOURS = {"random": "#999999", "heuristic": "#0072B2", "mc": "#D55E00", "pimc": "#009E73",
+                    "ismcts": "#CC79A7"}
 REFERENCE = "#555555"
 DPI = 110
 
 
 def strategy_colour(label: str) -> str:
     base = label.split(":")[0].split("#")[0]
-    return STRATEGY_COLOURS.get(base, PALETTE[hash(base) % len(PALETTE)])
+    # a stable pick for other names (a user strategy): str hash() differs between processes
+    return STRATEGY_COLOURS.get(base, PALETTE[zlib.crc32(base.encode()) % len(PALETTE)])
 
 
 #: the project's figure style (matplotlib rcParams), applied by :func:`style`
