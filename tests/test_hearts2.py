@@ -15,6 +15,8 @@ from analyzer import api
 from analyzer.cards import hearts2_deck, parse_card, token
 from analyzer.games.hearts2 import rules as R
 from analyzer.games.hearts2 import strategies as S
+from analyzer.games.hearts2.view import VIEW_SIZE
+from analyzer.slots import SLOTS, empty_slot
 
 
 def mask(text: str) -> int:
@@ -735,6 +737,15 @@ def test_forced_position_evaluates_exactly():
         assert result.table.iloc[0]["option"] == "2H"
 
 
+#: the user strategy slots of a run without user strategies (kernel calls from here: mc_move)
+NO_USERS = (empty_slot,) * SLOTS
+
+
+def user_arrays():
+    """The view, legal codes and stream arrays a user base would read (unused with a built-in one)."""
+    return np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(13, dtype=np.int64), np.zeros(4, dtype=np.uint64)
+
+
 def test_mc_plays_the_forced_answer():
     from analyzer.games.hearts2 import kernel as K
 
@@ -743,9 +754,10 @@ def test_mc_plays_the_forced_answer():
     scratch = np.zeros(4, dtype=np.uint64)
     sums = np.zeros(16, dtype=np.int64)
     for base in (S.HEURISTIC, S.RANDOM):
-        card, *_ = K.mc_move(0, 8, base, mask("QS 2H"), mask("AH"), mask("2C 4C"), parse_card("6C"), known.leader,
-                             known.trick, known.led, known.taken0, known.taken1, known.void1, mask("QS 2H"), scratch,
-                             sums, np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4))
+        card, *_ = K.mc_move(NO_USERS, 0, 8, base, mask("QS 2H"), mask("AH"), mask("2C 4C"), parse_card("6C"),
+                             known.leader, known.trick, known.led, known.taken0, known.taken1, known.ntr0,
+                             known.void1, mask("QS 2H"), scratch, sums, *user_arrays(), np.uint64(1), np.uint64(2),
+                             np.uint64(3), np.uint64(4))
         assert token(card) == "2H"
         assert sorted(sums[:2]) == [8 * 1, 8 * 20]
 

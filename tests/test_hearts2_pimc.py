@@ -26,6 +26,7 @@ from analyzer.games.hearts2 import strategies as S
 from analyzer.games.hearts2.codes import SearchArrays
 from analyzer.games.hearts2.spec import SPEC
 from test_hearts2 import FORCED, Seen, forced_outcome, referee  # independent referee and hand-played outcome
+from test_hearts2 import NO_USERS, user_arrays  # kernel calls without user strategies
 from test_hearts2_solver import DECK, bf_legal, bf_play, bf_solve  # independent brute force
 
 RULES = {"target": 100}
@@ -103,9 +104,10 @@ def pimc_card(hands, turn, played, k, base, search, seed):
     scratch = np.zeros(4, dtype=np.uint64)
     sums = np.zeros(16, dtype=np.int64)
     state = [np.uint64(seed + i) for i in range(4)]
-    card, *_ = K.pimc_move(np.int64(turn), np.int64(k), np.int64(base), np.int64(mask(hands[0])),
+    card, *_ = K.pimc_move(NO_USERS, np.int64(turn), np.int64(k), np.int64(base), np.int64(mask(hands[0])),
                            np.int64(mask(hands[1])), np.int64(mask(["2C", "4C"])), pos.first, pos.leader, pos.trick,
-                           pos.led, pos.taken0, pos.taken1, void_opp, pos.legal, scratch, sums, search, *state)
+                           pos.led, pos.taken0, pos.taken1, pos.ntr0, void_opp, pos.legal, scratch, sums, search,
+                           *user_arrays(), *state)
     return token(card)
 
 
@@ -141,11 +143,11 @@ def test_pimc_plays_the_forced_answer():
     # the position of tests/test_hearts2.py: QS loses 20 points (a moon), 2H loses 1
     known = SPEC.read_position(RULES, FORCED)
     for base in (S.HEURISTIC, S.RANDOM):
-        card, *_ = K.pimc_move(np.int64(0), np.int64(8), np.int64(base), np.int64(mask(["QS", "2H"])),
+        card, *_ = K.pimc_move(NO_USERS, np.int64(0), np.int64(8), np.int64(base), np.int64(mask(["QS", "2H"])),
                                np.int64(mask(["AH"])), np.int64(mask(["2C", "4C"])), known.first, known.leader,
-                               known.trick, known.led, known.taken0, known.taken1, known.void1, known.legal,
-                               np.zeros(4, dtype=np.uint64), np.zeros(16, dtype=np.int64), new_search(8),
-                               np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4))
+                               known.trick, known.led, known.taken0, known.taken1, known.ntr0, known.void1,
+                               known.legal, np.zeros(4, dtype=np.uint64), np.zeros(16, dtype=np.int64),
+                               new_search(8), *user_arrays(), np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4))
         assert token(card) == "2H"
 
 

@@ -31,6 +31,7 @@ LAST = f"{USER}:last_legal"
 
 NN_POSITION = {"hand": "QS 9H 5C", "total": 88, "chips": "3,3,3"}
 H2_POSITION = {"seat": 0, "hand": "8C TC QC 2D 4D 6D 8D 2H 4H 2S 4S", "played": "2C 4C 6C 8S"}
+TTJ_POSITION = {"dealer": 1, "hand": "2C 3D 4S 7H KD QS", "played": "5C 9D", "scores": "12,20"}
 
 
 def pair(result, x: str, y: str) -> pd.Series:
@@ -288,7 +289,7 @@ def test_evaluate_with_a_rollout_that_raises(cli, tmp_path):
     assert code == 3 and "raises" in line and "no move for you" in line and not csv.exists()
 
 
-# ---- a user strategy as mc's base (ninety-nine: its kernel declares USER_BASES) ----------------
+# ---- a user strategy as mc's base (the games whose kernel declares USER_BASES) ------------------
 
 MC_USER = f"mc:k=3,base={UNIFORM_ALWAYS}"   # the same rollouts as mc:k=3,base=random
 MC_RANDOM = "mc:k=3,base=random"
@@ -335,8 +336,74 @@ def test_a_user_base_that_plays_illegally_is_one_line(cli):
     assert code == 3 and "illegal move" in line and "never_legal" in line
 
 
+#: the other games whose ``mc`` takes a user base: a user strategy that reimplements one of the
+#: game's built-ins exactly (the same draws from the same stream), that built-in, a position
+USER_BASE_GAMES = {
+    "hearts2": (UNIFORM, "random", H2_POSITION),
+    "two-ten-jack": (UNIFORM, "random", TTJ_POSITION),
+}
+
+
+@pytest.mark.parametrize("game", list(USER_BASE_GAMES))
+def test_mc_with_a_user_base_plays_its_twins_games_in(game):
+    twin, builtin, _ = USER_BASE_GAMES[game]
+    user = api.simulate(game, games=120, seed=4, seats={0: f"mc:k=3,base={twin}"}, workers=2)
+    same = api.simulate(game, games=120, seed=4, seats={0: f"mc:k=3,base={builtin}"}, workers=2)
+    pd.testing.assert_frame_equal(_unlabelled(user.tables["seats"]), _unlabelled(same.tables["seats"]))
+    other = api.simulate(game, games=120, seed=4, seats={0: f"mc:k=3,base={LAST}"}, workers=2)
+    assert not _unlabelled(other.tables["seats"]).equals(_unlabelled(same.tables["seats"]))
+
+
+@pytest.mark.parametrize("game", list(USER_BASE_GAMES))
+def test_evaluate_with_mc_rollouts_on_a_user_base_in(game):
+    twin, builtin, position = USER_BASE_GAMES[game]
+
+    def table(base: str) -> pd.DataFrame:
+        result = api.evaluate(game, position, rollout=f"mc:k=2,base={base}", samples=40, seed=2, workers=2)
+        assert result.samples > 0
+        return result.table
+
+    same = table(builtin)
+    pd.testing.assert_frame_equal(table(twin), same)
+    assert not table(LAST).equals(same)
+
+
+@pytest.mark.parametrize("game", list(USER_BASE_GAMES))
+def test_a_user_base_that_plays_illegally_is_one_line_in(cli, game):
+    code, out, err = cli("simulate", game, "--games", "20", "--seat", f"0=mc:k=2,base={USER}:never_legal")
+    line = _one_line(err)
+    assert code == 3 and "illegal move" in line and "never_legal" in line
+
+
+@pytest.mark.parametrize("game", ["hearts2", "two-ten-jack"])
+def test_pimc_breaks_ties_with_a_user_base_in(game):
+    """pimc's base breaks its ties, in the true position (and plays two-ten-jack's rounds
+    until its exact tricks, as mc's base): the twin of random plays as random does, the
+    last legal card otherwise."""
+    def seats(base: str) -> pd.DataFrame:
+        return _unlabelled(api.simulate(game, games=40, seed=5, seats={0: f"pimc:k=4,base={base}"},
+                                        workers=2).tables["seats"])
+
+    same = seats("random")
+    pd.testing.assert_frame_equal(seats(UNIFORM), same)
+    assert not seats(LAST).equals(same)
+
+
+def test_hearts2_mc_base_sees_what_a_seat_sees():
+    """The view of a user base in mc's rollouts (and pimc's ties) holds what a hearts2 seat's
+    holds (``hearts2_view_checked`` raises on a view short of it), and it still plays random."""
+    checked = f"{USER}:hearts2_view_checked"
+    for strategy in ("mc:k=3,base={}", "pimc:k=3,base={}"):
+        mine = api.simulate("hearts2", games=30, seed=8, seats={0: strategy.format(checked)}, workers=2)
+        same = api.simulate("hearts2", games=30, seed=8, seats={0: strategy.format("random")}, workers=2)
+        pd.testing.assert_frame_equal(_unlabelled(mine.tables["seats"]), _unlabelled(same.tables["seats"]))
+    seat = api.simulate("hearts2", games=30, seed=8, seats={0: checked}, workers=2)  # the checks hold for a seat
+    same = api.simulate("hearts2", games=30, seed=8, seats={0: "random"}, workers=2)
+    pd.testing.assert_frame_equal(_unlabelled(seat.tables["seats"]), _unlabelled(same.tables["seats"]))
+
+
 def test_mc_base_cannot_be_a_user_strategy_where_the_game_has_no_user_bases(cli):
-    code, out, err = cli("compare", "hearts2", f"mc:base={UNIFORM}", "heuristic", "--games", "100")
+    code, out, err = cli("compare", "pitch10", f"mc:base={UNIFORM}", "heuristic", "--games", "100")
     line = _one_line(err)
     assert code == 2 and "built-in strategies only" in line and "user strategy" in line
 

@@ -27,7 +27,8 @@ publicly shown it does not hold: see rules.shown_void). The rules of one play ar
 functions of rules.py (legal_now, end_trick, shown_void); two drivers choose the cards:
 ``play_hand`` (any strategy: built-in, ``mc``, ``pimc``, user; records) and ``rollout_hand``
 (built-in base strategies only: what ``mc`` rolls out with; keeping it apart keeps the
-call graph free of recursion, which numba does not compile reliably).
+call graph free of recursion, which numba does not compile reliably), with its twin
+``rollout_hand_user`` for a user strategy as ``mc``'s base (``mc:base=file.py:f``).
 
 User strategy: ``f(view, legal, n, rng) -> card code`` where ``legal[:n]`` are the legal
 card codes and ``view`` (int64) is laid out as ``view.py`` names it (``V_*`` here are those
@@ -42,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer import trace as tr
+from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.hearts2 import strategies as st
 from analyzer.games.hearts2.codes import (
     BAD_FIRST_CARD,
@@ -124,6 +126,9 @@ from analyzer.rng import DEAL, PLAY, hand_purpose, randbelow, seed_stream
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> card`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+#: a user slot can be the base of ``mc`` and ``pimc`` (``mc:base=file.py:f``): ``rollout_hand_user``
+#: and ``pimc_move`` pick its moves through ``user_base_move``
+USER_BASES = True
 #: they take the compile tier after ``users`` (engine.search_tier): strategy ids from here on
 #: are search strategies, compiled only into the kernels' search tier
 SEARCH_FROM = st.SEARCH
@@ -142,10 +147,9 @@ def choose_move(sid, hand, legal, led, mine, theirs, r0, r1, r2, r3):
 
 
 @njit(cache=True, _nrt=False)
-def user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
-              view, codes, play_rng, err, r0, r1, r2, r3):
-    """The card of the user strategy in slot ``-1 - sid``, given its view: (card, PLAY
-    stream state). An illegal card gives -1 with ``err[1:3]`` filled."""
+def fill_view(view, seat, hand, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0):
+    """Write what ``seat`` sees of the hand in progress into ``view`` (the fields of view.py
+    but HAND_NO, DEALER, SCORES and TARGET: play_rest writes those once per hand)."""
     view[V_SEAT] = seat
     view[V_TRICK] = trick
     view[V_LEADER] = leader
@@ -160,6 +164,14 @@ def user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead, t
     view[V_TAKEN + 1] = taken1
     view[V_TRICKS] = ntr0
     view[V_TRICKS + 1] = trick - ntr0
+
+
+@njit(cache=True, _nrt=False)
+def user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
+              view, codes, play_rng, err, r0, r1, r2, r3):
+    """The card of the user strategy in slot ``-1 - sid``, given its view: (card, PLAY
+    stream state). An illegal card gives -1 with ``err[1:3]`` filled."""
+    fill_view(view, seat, hand, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0)
     n = mask_to_codes(legal, codes)
     play_rng[0], play_rng[1], play_rng[2], play_rng[3] = r0, r1, r2, r3
     card = users[-1 - sid](view, codes, n, play_rng)
@@ -170,6 +182,23 @@ def user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead, t
         err[2] = card
         return -1, r0, r1, r2, r3
     return card, r0, r1, r2, r3
+
+
+@njit(cache=True, _nrt=False)
+def user_base_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
+                   view, codes, rng, r0, r1, r2, r3):
+    """The card of a search strategy's user base (slot ``-1 - sid``) for ``seat``: the view
+    and legal codes ``user_move`` gives a user seat, the stream r0..r3 handed over in ``rng``
+    (scratch). Returns (card, r0..r3). A card outside ``legal`` raises
+    ValueError(ILLEGAL_MARK), which the caller's guard reports in one line: a rollout has no
+    ``err`` row to fill."""
+    fill_view(view, seat, hand, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0)
+    n = mask_to_codes(legal, codes)
+    rng[0], rng[1], rng[2], rng[3] = r0, r1, r2, r3
+    card = users[-1 - sid](view, codes, n, rng)
+    if card < 0 or card >= 52 or not (legal >> card) & 1:
+        raise ValueError(ILLEGAL_MARK)
+    return card, rng[0], rng[1], rng[2], rng[3]
 
 
 @njit(cache=True, _nrt=False)
@@ -216,6 +245,41 @@ def rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, 
     return taken0, taken1
 
 
+@njit(cache=True, _nrt=False)
+def rollout_hand_user(users, base, view, codes, rng, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0,
+                      forced, r0, r1, r2, r3):
+    """``rollout_hand`` with the user strategy in slot ``-1 - base`` for both seats
+    (``user_base_move``: the view a user seat gets, written to ``view``, its legal codes to
+    ``codes``, ``rng`` its stream's array); it counts the tricks won (``ntr0``, seat 0's)
+    for the view. Apart from rollout_hand so that a built-in base's loop stays as lean as
+    it was (one loop with both measured 18% slower ``mc``)."""
+    while trick < TRICKS:
+        if led < 0:
+            if forced < 0 and (h0 | h1) & POINT_MASK == 0:
+                break
+            seat = leader
+        else:
+            seat = 1 - leader
+        if forced >= 0:
+            card = forced
+            forced = -1
+        else:
+            hand = h0 if seat == 0 else h1
+            legal = legal_now(hand, trick, first, led, h0, h1, dead)
+            card, r0, r1, r2, r3 = user_base_move(users, base, seat, hand, legal, led, leader, trick, h0, h1, dead,
+                                                  taken0, taken1, ntr0, view, codes, rng, r0, r1, r2, r3)
+        flip = 1 << card
+        h0 ^= flip & (seat - 1)
+        h1 ^= flip & -seat
+        if led < 0:
+            led = card
+        else:
+            leader, taken0, taken1, ntr0 = end_trick(leader, led, card, taken0, taken1, ntr0)
+            led = -1
+            trick += 1
+    return taken0, taken1
+
+
 @njit(cache=True, inline="always")
 def distinct_cards(legal, pool):
     """The legal cards that are not equivalent to a lower legal one: two cards of a suit
@@ -237,8 +301,8 @@ def distinct_cards(legal, pool):
 
 
 @njit(cache=True, _nrt=False)
-def mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp, legal, scratch, sums,
-            r0, r1, r2, r3):
+def mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void_opp, legal,
+            scratch, sums, view, codes, rng, r0, r1, r2, r3):
     """``mc``: K samples of the hidden cards; on each, every legal card is rolled out to
     the end of the hand with ``base`` for both seats (the same sample and the same random
     numbers for every card: common random numbers); plays the card with the fewest
@@ -249,7 +313,8 @@ def mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, take
     opponent's hand and the 2 dead cards, ``h_opp | dead``), the opponent's shown voids
     and the first lead; the hidden cards are redealt by ``rules.sample_hidden``.
     Returns (card, PLAY stream state): one draw of the game's PLAY stream seeds the
-    sample streams.
+    sample streams. A user base (``base < 0``) rolls out with ``rollout_hand_user``
+    (through ``view``, ``codes`` and ``rng``).
     """
     if legal & (legal - 1) == 0:
         return bit_index(legal), r0, r1, r2, r3
@@ -277,8 +342,12 @@ def mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, take
         while rest:
             bit = rest & -rest
             rest ^= bit
-            t0, t1 = rollout_hand(base, a, b, dd, first, leader, trick, led, taken0, taken1, bit_index(bit),
-                                  s0, s1, s2, s3)
+            if base >= 0:
+                t0, t1 = rollout_hand(base, a, b, dd, first, leader, trick, led, taken0, taken1, bit_index(bit),
+                                      s0, s1, s2, s3)
+            else:
+                t0, t1 = rollout_hand_user(users, base, view, codes, rng, a, b, dd, first, leader, trick, led, taken0,
+                                           taken1, ntr0, bit_index(bit), s0, s1, s2, s3)
             p0, p1, _ = hand_score(t0, t1)
             sums[i] += p0 if seat == 0 else p1
             i += 1
@@ -296,14 +365,15 @@ def mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, take
 
 
 @njit(cache=True, _nrt=False)
-def pimc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp, legal, scratch,
-              sums, search, r0, r1, r2, r3):
+def pimc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void_opp, legal,
+              scratch, sums, search, view, codes, rng, r0, r1, r2, r3):
     """``pimc`` (perfect-information Monte Carlo): K samples of the hidden cards, drawn as
     ``mc_move`` draws them (``rules.sample_hidden``: consistent with what ``seat`` saw);
     each is solved exactly with every card open (``solver.solve_moves_on``: every legal
     card's value, the opponent's points minus the seat's at the hand's end), and the card
     with the best sum of values over the samples is played. Ties go to the ``base``
-    strategy's choice among the tied cards.
+    strategy's choice among the tied cards (a user base: ``user_base_move`` in the true
+    position, its legal cards the tied ones).
 
     Reads ``search`` (``codes.SearchArrays``): the solver's table (a new stamp per sample,
     so no clearing), stack, and moves/values rows; ``sums[:13]`` holds the sums. Returns
@@ -347,23 +417,26 @@ def pimc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, ta
         tied = legal
     if tied & (tied - 1) == 0:
         return bit_index(tied), r0, r1, r2, r3
+    if base < 0:
+        return user_base_move(users, base, seat, own, tied, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
+                              view, codes, rng, r0, r1, r2, r3)
     mine = taken0 if seat == 0 else taken1
     theirs = taken1 if seat == 0 else taken0
     return choose_move(base, own, tied, led, mine, theirs, r0, r1, r2, r3)
 
 
 @njit(cache=True, _nrt=False)
-def search_move(sid, tier, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp,
-                legal, scratch, sums, search, r0, r1, r2, r3):
-    """The card the search strategy ``sid`` (``mc`` or ``pimc``, parameters ``k``, ``base``)
-    plays; returns (card, r0..r3)."""
+def search_move(users, sid, tier, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0,
+                void_opp, legal, scratch, sums, search, view, codes, rng, r0, r1, r2, r3):
+    """The card the search strategy ``sid`` (``mc`` or ``pimc``, parameters ``k``, ``base``:
+    a built-in id, or a user slot ``-1 - base``) plays; returns (card, r0..r3)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1, r0, r1, r2, r3
     if sid == st.MC:
-        return mc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp, legal,
-                       scratch, sums, r0, r1, r2, r3)
-    return pimc_move(seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, void_opp, legal,
-                     scratch, sums, search, r0, r1, r2, r3)
+        return mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void_opp,
+                       legal, scratch, sums, view, codes, rng, r0, r1, r2, r3)
+    return pimc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void_opp,
+                     legal, scratch, sums, search, view, codes, rng, r0, r1, r2, r3)
 
 
 # ---- drivers -------------------------------------------------------------------------------
@@ -387,10 +460,10 @@ def play_hand(strat, users, tier, nhands, h0, h1, dead, first, leader, trick, le
             card = forced
             forced = -1
         elif sid >= st.SEARCH:
-            card, r0, r1, r2, r3 = search_move(sid, tier, seat, strat[seat, 1], strat[seat, 2], h0, h1, dead,
-                                               first, leader, trick, led, taken0, taken1,
+            card, r0, r1, r2, r3 = search_move(users, sid, tier, seat, strat[seat, 1], strat[seat, 2], h0, h1,
+                                               dead, first, leader, trick, led, taken0, taken1, ntr0,
                                                void1 if seat == 0 else void0, legal, scratch, sums, search,
-                                               r0, r1, r2, r3)
+                                               view, codes, play_rng, r0, r1, r2, r3)
         elif sid >= 0:
             mine = taken0 if seat == 0 else taken1
             theirs = taken1 if seat == 0 else taken0
@@ -420,6 +493,14 @@ def play_hand(strat, users, tier, nhands, h0, h1, dead, first, leader, trick, le
             led = -1
             trick += 1
     return True, taken0, taken1, ntr0, r0, r1, r2, r3
+
+
+@njit(cache=True, inline="always")
+def sees_view(strat, seat):
+    """Whether a user strategy reads the view for ``seat``: it plays the seat, or is the base
+    of the seat's search strategy (``mc``/``pimc``: column 2 is the base)."""
+    sid = strat[seat, 0]
+    return sid < 0 or (sid >= st.SEARCH and strat[seat, 2] < 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -459,7 +540,7 @@ def play_rest(params, strat, users, tier, ws, out, err, trace, tracing, nhands, 
             h1 = hands[1]
             leader = 0 if h0 & (1 << first_lead(dead)) else 1
             trick, led, taken0, taken1, ntr0, void0, void1 = 0, -1, 0, 0, 0, 0, 0
-        if strat[0, 0] < 0 or strat[1, 0] < 0:
+        if sees_view(strat, 0) or sees_view(strat, 1):
             view[V_HAND_NO] = nhands
             view[V_DEALER] = dealer
             view[V_SCORES] = score0

@@ -37,7 +37,8 @@ strategy: fresh games, records, evaluation) and ``builtin_turns`` (built-in base
 strategies only: what ``mc`` rolls out with, and what ``play_turns`` hands a round between
 built-ins to; keeping it apart keeps the call graph free of recursion, which numba does not
 compile reliably). Both hold the round in local variables
-while they play (``load_round``).
+while they play (``load_round``). ``user_turns`` rolls ``mc`` out with a user strategy as
+its base (``mc:base=file.py:f``), moving by moving on the bundle as a user seat does.
 
 What a seat knows of the other's hand (the *knowledge*, kept when ``track`` is on: ``mc``
 and evaluation). The seen-by-all history is who played which card when, the suit led and
@@ -66,6 +67,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer import trace as tr
+from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.two_ten_jack import strategies as st
 from analyzer.games.two_ten_jack.rules import (
     ACE_SPADES,
@@ -157,6 +159,9 @@ ALL_CARDS = np.int64((1 << 52) - 1)
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+#: a user slot can be the base of ``mc`` and ``pimc`` (``mc:base=file.py:f``): ``user_turns``
+#: plays mc's rollouts with it, ``tie_break_user`` breaks pimc's ties
+USER_BASES = True
 #: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
 #: from here on are search strategies, compiled only into the kernels' search tier
 SEARCH_FROM = st.SEARCH
@@ -759,12 +764,32 @@ def builtin_turns(sid0, sid1, ws, out, trace, tracing):
 
 
 @njit(cache=True, _nrt=False)
-def mc_move(ws, mcws, seat, mask, k, base):
+def user_turns(params, users, sid, ws, out, trace):
+    """Play the round to its end with the user strategy in slot ``-1 - sid`` for both seats:
+    ``mc``'s rollouts with a user base (``mc:base=file.py:f``). Each move as ``play_turns``
+    gives a user seat its move (``fill_view``, ``choose_user``, the bundle's PLAY stream);
+    a move outside the legal set raises ValueError(ILLEGAL_MARK), which the caller's guard
+    reports in one line (a rollout has no ``err`` row to fill). Reads and writes ``ws``."""
+    legal, view, play_rng, sc = ws.legal, ws.strategy_view, ws.play_rng, ws.sc
+    while sc[S_TRICK] < TRICKS:
+        lead = sc[S_LEAD]
+        seat, mask = to_move((ws.hands[0], ws.hands[1]), sc[S_LEADER], lead)
+        fill_view(view, seat, ws, params[P_TARGET], lead)
+        move = choose_user(users, sid, mask, play_rng, legal, view)
+        if bad_move(move, mask):
+            raise ValueError(ILLEGAL_MARK)
+        sc[S_DECISIONS] += 1
+        apply_move(ws, move, out, trace, False)
+
+
+@njit(cache=True, _nrt=False)
+def mc_move(params, users, ws, mcws, seat, mask, k, base):
     """``mc``: for K samples of the hidden cards, roll each legal move out to the end of
     the round with the base strategy for both seats (same sample and same random numbers
     for every move); play the move with the most points for ``seat`` (ties: the lower
     move code). Once the stock is gone the other hand is known exactly, so with the
-    deterministic heuristic base one sample says it all."""
+    deterministic heuristic base one sample says it all. The base is a built-in by id
+    (``builtin_turns``) or the user slot ``-1 - base`` (``user_turns``)."""
     if mask & (mask - 1) == 0:
         return lowest(mask)
     roll, samp, out, total, trace, _ = mcws
@@ -787,7 +812,10 @@ def mc_move(ws, mcws, seat, mask, k, base):
         for i in range(n):
             copy_round(samp, roll)
             apply_move(roll, moves[i], out, trace, False)
-            builtin_turns(base, base, roll, out, trace, False)
+            if base >= 0:
+                builtin_turns(base, base, roll, out, trace, False)
+            else:
+                user_turns(params, users, base, roll, out, trace)
             total[i] += mask_points(roll.taken[seat])
     best = 0
     for i in range(1, n):
@@ -820,7 +848,7 @@ def solve_world(ws, samp, search, seat, pool, cum, wsum, ok):
 
 
 @njit(cache=True, _nrt=False)
-def pimc_move(ws, mcws, seat, mask, k, base, tricks):
+def pimc_move(params, users, ws, mcws, seat, mask, k, base, tricks):
     """``pimc`` (perfect-information Monte Carlo) in the last ``tricks`` tricks of the round
     (the trick in progress counted; the default 6: from where the stock is gone; at most
     ``PIMC_MAX_TRICKS``, where a solve still takes milliseconds); before them it plays as
@@ -829,8 +857,9 @@ def pimc_move(ws, mcws, seat, mask, k, base, tricks):
     exactly with every card open (``solve_world``: the seat's round points minus the
     other's, both playing perfectly); the move with the best sum of values over the worlds
     is played. Ties: the base strategy's move among the tied ones when it picks from a mask
-    (random; heuristic following), else the lowest tied move (the heuristic's lead, when it
-    is not tied). Once the stock is gone the other hand is the unseen cards: one world, the
+    (random; heuristic following; a user base, given the tied moves as its legal ones:
+    ``tie_break_user``), else the lowest tied move (the heuristic's lead, when it is not
+    tied). Once the stock is gone the other hand is the unseen cards: one world, the
     true deal, and the move is a best one.
 
     Reads the bundle ``ws`` and its knowledge; writes ``mcws.samp``, ``mcws.search`` (a
@@ -840,7 +869,7 @@ def pimc_move(ws, mcws, seat, mask, k, base, tricks):
     if mask & (mask - 1) == 0:
         return lowest(mask)
     if TRICKS - ws.sc[S_TRICK] > min(tricks, PIMC_MAX_TRICKS):
-        return mc_move(ws, mcws, seat, mask, k, base)
+        return mc_move(params, users, ws, mcws, seat, mask, k, base)
     top = ws.sc[S_TOP]
     samp, sums, search = mcws.samp, mcws.total, mcws.search
     if top == 52:
@@ -872,20 +901,35 @@ def pimc_move(ws, mcws, seat, mask, k, base, tricks):
     if tied & (tied - 1) == 0:
         return lowest(tied)
     lead = ws.sc[S_LEAD]
+    if base < 0:
+        return tie_break_user(params, users, base, ws, seat, tied)
     move, words = choose_move(base, tied, ws.hands[seat], lead, 52 - top, ws.sc[S_PLAYED], load_words(play_rng))
     store_words(play_rng, words)
     return move if (tied >> move) & 1 else lowest(tied)
 
 
+@njit(cache=True, _nrt=False)
+def tie_break_user(params, users, sid, ws, seat, tied):
+    """``pimc``'s tie among the moves of ``tied`` broken by its user base (slot ``-1 - sid``)
+    in the true position: the view a user seat gets, the tied moves as its legal ones. A
+    move outside them raises ValueError(ILLEGAL_MARK)."""
+    view = ws.strategy_view
+    fill_view(view, seat, ws, params[P_TARGET], ws.sc[S_LEAD])
+    move = choose_user(users, sid, tied, ws.play_rng, ws.legal, view)
+    if bad_move(move, tied):
+        raise ValueError(ILLEGAL_MARK)
+    return move
+
+
 @njit(cache=True)
-def search_move(strat, tier, ws, mcws, seat, mask):
+def search_move(params, strat, users, tier, ws, mcws, seat, mask):
     """The card of ``seat``'s search strategy (``mc`` or ``pimc``: ``strat[seat]`` is id, k,
-    base and, for pimc, the exact tricks)."""
+    base and, for pimc, the exact tricks; a negative base is a user slot)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
     if strat[seat, 0] == st.MC:
-        return mc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2])
-    return pimc_move(ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2], strat[seat, 3])
+        return mc_move(params, users, ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2])
+    return pimc_move(params, users, ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2], strat[seat, 3])
 
 
 # ---- drivers -------------------------------------------------------------------------------------
@@ -925,7 +969,7 @@ def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, f
             store_round(ws, r)
             store_words(play_rng, play)
             if sid >= st.SEARCH:
-                move = search_move(strat, tier, ws, mcws, seat, mask)
+                move = search_move(params, strat, users, tier, ws, mcws, seat, mask)
             else:
                 fill_view(view, seat, ws, params[P_TARGET], lead)
                 move = choose_user(users, sid, mask, play_rng, legal, view)
