@@ -22,7 +22,7 @@ from analyzer.errors import AnalyzerError, StrategyError
 from analyzer.games.base import GameSpec
 
 DEFAULT_STRATEGY = "heuristic"
-N_PARAMS = 3
+N_PARAMS = 4
 
 
 @dataclass(frozen=True)

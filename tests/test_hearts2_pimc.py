@@ -112,8 +112,7 @@ def pimc_card(hands, turn, played, k, base, search, seed):
 
 
 def new_search(bits: int) -> SearchArrays:
-    return SearchArrays(solver.new_table(bits), np.zeros((solver.STACK_ROWS, solver.STACK_WIDTH), dtype=np.int64),
-                        np.zeros(13, dtype=np.int64), np.zeros(13, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    return K.search_arrays(solver.new_table(bits), 2)
 
 
 def test_pimc_plays_the_exact_best_card_when_every_card_is_known():

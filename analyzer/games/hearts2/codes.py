@@ -48,6 +48,16 @@ class SearchArrays(NamedTuple):
     moves: np.ndarray      # int64[13] the legal cards of one solve, low to high
     values: np.ndarray     # int64[13] their values in that world
     stamp: np.ndarray      # int64[1] the last table stamp used (a new one per world)
+    # ``ismcts`` (kernel.ismcts_move; full size only in a block with an ismcts seat):
+    tree: tuple            # analyzer.ismcts.Tree: the search tree (iterations + 1 nodes)
+    deck: np.ndarray       # int64[28] card codes, shuffled for the hands a playout deals
+    hands: np.ndarray      # int64[2] those hands (masks)
+    game: np.ndarray       # int64[G_SIZE] the game around the hand in play (G_*; play_rest writes it)
+    rng: np.ndarray        # uint64[4] a playout's strategy stream
+
+
+#: ``SearchArrays.game``: the dealer, the scores before this hand, the target, the hand number
+G_DEALER, G_SCORE0, G_SCORE1, G_TARGET, G_HAND_NO, G_SIZE = 0, 1, 2, 3, 4, 5
 
 
 class Workspace(NamedTuple):

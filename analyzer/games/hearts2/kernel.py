@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.hearts2 import strategies as st
@@ -53,6 +54,12 @@ from analyzer.games.hearts2.codes import (
     EV_GAME_END,
     EV_HAND_END,
     EV_TRICK,
+    G_DEALER,
+    G_HAND_NO,
+    G_SCORE0,
+    G_SCORE1,
+    G_SIZE,
+    G_TARGET,
     ILLEGAL_PLAY,
     N_COLUMNS,
     NO_FIRST_LEAD,
@@ -82,6 +89,7 @@ from analyzer.games.hearts2.rules import (
     FIRST_LEADS,
     HEART_MASK,
     KNOWN_DEAD,
+    MOON_PENALTY,
     P_TARGET,
     POINT_MASK,
     QS,
@@ -425,16 +433,149 @@ def pimc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, tak
     return choose_move(base, own, tied, led, mine, theirs, r0, r1, r2, r3)
 
 
+#: ``ismcts``'s ``hands`` at or above this: every playout plays to the end of the game
+WHOLE_GAME = 1000
+
+
 @njit(cache=True, _nrt=False)
-def search_move(users, sid, tier, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0,
+def playout_hand(users, base, search, view, codes, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0):
+    """The rest of the hand with ``base`` for both seats (a built-in id, or a user slot
+    ``-1 - base``), its coin flips drawn from ``search.rng`` as it stands: the points taken
+    (taken0, taken1)."""
+    rng = search.rng
+    if base >= 0:
+        return rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, -1, rng[0], rng[1], rng[2],
+                            rng[3])
+    return rollout_hand_user(users, base, view, codes, rng, h0, h1, dead, first, leader, trick, led, taken0, taken1,
+                             ntr0, -1, rng[0], rng[1], rng[2], rng[3])
+
+
+@njit(cache=True, _nrt=False)
+def playout_value(users, base, hands, seed, it, search, view, codes, h0, h1, dead, first, leader, trick, led, taken0,
+                  taken1, ntr0):
+    """Play iteration ``it``'s world on with ``base``: this hand to its end, then further
+    hands (each dealt from ``search.deck`` by the stream ``(seed, it * WHOLE_GAME + h, DEAL)``)
+    until the game ends or ``hands`` hands, this one counted, are played. Writes each seat's
+    reward to ``search.tree.result``: 1 for the game's winner and 0 for the loser; when the
+    playout stops first, 0.5 plus the seat's point margin over the hands played, scaled so
+    that a hand's widest margin (MOON_PENALTY) is 0.5 of it.
+
+    Reads ``search.game`` (the game around this hand); a user base's view gets each dealt
+    hand's number, dealer and scores (play_rest writes them back for the real hand)."""
+    game, result = search.game, search.tree.result
+    target = game[G_TARGET]
+    dealer = game[G_DEALER]
+    score0, score1 = game[G_SCORE0], game[G_SCORE1]
+    seed_stream(search.rng, seed, it * WHOLE_GAME, DEAL)
+    t0, t1 = playout_hand(users, base, search, view, codes, h0, h1, dead, first, leader, trick, led, taken0, taken1,
+                          ntr0)
+    played = 1
+    while True:
+        p0, p1, _ = hand_score(t0, t1)
+        score0 += p0
+        score1 += p1
+        winners = game_winners(score0, score1, target)
+        if winners != 0 or played >= hands:
+            break
+        dealer = 1 - dealer
+        seed_stream(search.rng, seed, it * WHOLE_GAME + played, DEAL)
+        dd = shuffle_deal(search.deck, search.rng, dealer, search.hands)
+        a, b = search.hands[0], search.hands[1]
+        if base < 0:
+            view[V_HAND_NO] = game[G_HAND_NO] + played
+            view[V_DEALER] = dealer
+            view[V_SCORES] = score0
+            view[V_SCORES + 1] = score1
+        lead = first_lead(dd)
+        t0, t1 = playout_hand(users, base, search, view, codes, a, b, dd, lead, 0 if a & (1 << lead) else 1, 0, -1,
+                              0, 0, 0)
+        played += 1
+    if winners != 0:
+        result[0] = 1.0 if winners & 1 else 0.0
+    else:
+        margin = (score1 - game[G_SCORE1]) - (score0 - game[G_SCORE0])
+        result[0] = 0.5 + margin / (2.0 * MOON_PENALTY * played)
+    result[1] = 1.0 - result[0]
+
+
+@njit(cache=True, _nrt=False)
+def ismcts_move(users, seat, iterations, base, explore, hands, h0, h1, dead, first, leader, trick, led, taken0, taken1,
+                ntr0, void_opp, legal, scratch, search, view, codes, r0, r1, r2, r3):
+    """``ismcts``: single-observer information-set MCTS (analyzer.ismcts) for ``seat``.
+    Each of ``iterations`` iterations samples the hidden cards as ``mc`` does
+    (``rules.sample_hidden``, from the stream ``(seed, it, PLAY)``), walks the tree with the
+    rules of this hand in that world (UCB1, ``explore`` in hundredths), adds a node, plays
+    out with ``playout_value`` and backs each seat's reward up. Plays the root's most
+    visited card. At the root, cards equivalent to a lower one (``distinct_cards``) are not
+    tried. Returns (card, PLAY stream state): one draw of the PLAY stream seeds the search.
+
+    Reads and writes ``search.tree``, ``.deck``, ``.hands``, ``.rng`` and ``scratch``; reads
+    ``search.game``."""
+    if legal & (legal - 1) == 0:
+        return bit_index(legal), r0, r1, r2, r3
+    own = h0 if seat == 0 else h1
+    pool = (h1 if seat == 0 else h0) | dead
+    options = distinct_cards(legal, pool if led < 0 else pool | (1 << led))
+    if options & (options - 1) == 0:
+        return bit_index(options), r0, r1, r2, r3
+    seed, r0, r1, r2, r3 = xoshiro(r0, r1, r2, r3)
+    forced_dead = pool & (void_opp | KNOWN_DEAD[first])
+    tree = search.tree
+    ismcts.reset(tree)
+    for c in range(DECK_SIZE):  # the playouts' deals depend on this search alone
+        search.deck[c] = DECK_CODES[c]
+    c_explore = explore / 100.0
+    for it in range(iterations):
+        seed_stream(scratch, seed, it, PLAY)
+        opp, dd, s0, s1, s2, s3 = sample_hidden(pool, forced_dead, scratch[0], scratch[1], scratch[2], scratch[3])
+        scratch[0], scratch[1], scratch[2], scratch[3] = s0, s1, s2, s3
+        x0 = own if seat == 0 else opp
+        x1 = opp if seat == 0 else own
+        lead, t, ld, t0, t1, n0 = leader, trick, led, taken0, taken1, ntr0
+        node, depth = 0, 1
+        tree.path[0] = 0
+        while t < TRICKS:
+            mover = lead if ld < 0 else 1 - lead
+            moves = options if node == 0 else legal_now(x0 if mover == 0 else x1, t, first, ld, x0, x1, dd)
+            n = mask_to_codes(moves, tree.legal)
+            child, expanded = ismcts.descend(tree, node, n, mover, c_explore, scratch)
+            if child < 0:
+                break
+            card = tree.move[child]
+            tree.path[depth] = child
+            depth += 1
+            node = child
+            flip = 1 << card
+            x0 ^= flip & (mover - 1)
+            x1 ^= flip & -mover
+            if ld < 0:
+                ld = card
+            else:
+                lead, t0, t1, n0 = end_trick(lead, ld, card, t0, t1, n0)
+                ld = -1
+                t += 1
+            if expanded:
+                break
+        playout_value(users, base, hands, seed, it, search, view, codes, x0, x1, dd, first, lead, t, ld, t0, t1, n0)
+        ismcts.back_up(tree, depth)
+    return ismcts.most_visited(tree), r0, r1, r2, r3
+
+
+@njit(cache=True, _nrt=False)
+def search_move(users, sid, tier, seat, strat, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0,
                 void_opp, legal, scratch, sums, search, view, codes, rng, r0, r1, r2, r3):
-    """The card the search strategy ``sid`` (``mc`` or ``pimc``, parameters ``k``, ``base``:
-    a built-in id, or a user slot ``-1 - base``) plays; returns (card, r0..r3)."""
+    """The card the search strategy ``sid`` (``mc``, ``pimc`` or ``ismcts``) plays for
+    ``seat``, its parameters ``strat[seat, 1:]`` (k or iterations, base: a built-in id or a
+    user slot ``-1 - base``; ismcts: then explore, hands); returns (card, r0..r3)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1, r0, r1, r2, r3
+    k, base = strat[seat, 1], strat[seat, 2]
     if sid == st.MC:
         return mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void_opp,
                        legal, scratch, sums, view, codes, rng, r0, r1, r2, r3)
+    if sid == st.ISMCTS:
+        return ismcts_move(users, seat, k, base, strat[seat, 3], strat[seat, 4], h0, h1, dead, first, leader, trick, led, taken0,
+                           taken1, ntr0, void_opp, legal, scratch, search, view, codes, r0, r1, r2, r3)
     return pimc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken0, taken1, ntr0, void_opp,
                      legal, scratch, sums, search, view, codes, rng, r0, r1, r2, r3)
 
@@ -449,8 +590,8 @@ def play_hand(strat, users, tier, nhands, h0, h1, dead, first, leader, trick, le
     an illegal user move (``err`` filled)."""
     sid0 = strat[0, 0]
     sid1 = strat[1, 0]
-    # only ``mc`` and ``pimc`` read the shown voids
-    track_voids = sid0 == st.MC or sid1 == st.MC or sid0 == st.PIMC or sid1 == st.PIMC
+    # only the search strategies (``mc``, ``pimc``, ``ismcts``) read the shown voids
+    track_voids = sid0 >= st.SEARCH or sid1 >= st.SEARCH
     while trick < TRICKS:
         seat = leader if led < 0 else 1 - leader
         hand = h0 if seat == 0 else h1
@@ -460,7 +601,7 @@ def play_hand(strat, users, tier, nhands, h0, h1, dead, first, leader, trick, le
             card = forced
             forced = -1
         elif sid >= st.SEARCH:
-            card, r0, r1, r2, r3 = search_move(users, sid, tier, seat, strat[seat, 1], strat[seat, 2], h0, h1,
+            card, r0, r1, r2, r3 = search_move(users, sid, tier, seat, strat, h0, h1,
                                                dead, first, leader, trick, led, taken0, taken1, ntr0,
                                                void1 if seat == 0 else void0, legal, scratch, sums, search,
                                                view, codes, play_rng, r0, r1, r2, r3)
@@ -540,6 +681,9 @@ def play_rest(params, strat, users, tier, ws, out, err, trace, tracing, nhands, 
             h1 = hands[1]
             leader = 0 if h0 & (1 << first_lead(dead)) else 1
             trick, led, taken0, taken1, ntr0, void0, void1 = 0, -1, 0, 0, 0, 0, 0
+        game = search.game
+        game[G_DEALER], game[G_SCORE0], game[G_SCORE1], game[G_TARGET], game[G_HAND_NO] = (dealer, score0, score1,
+                                                                                            target, nhands)
         if sees_view(strat, 0) or sees_view(strat, 1):
             view[V_HAND_NO] = nhands
             view[V_DEALER] = dealer
@@ -614,13 +758,26 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
 
 
 @njit(cache=True)
+def search_arrays(table, nodes):
+    """The search strategies' arrays (a ``codes.SearchArrays``): pimc's solver works in
+    ``table`` (int64[rows, 3]), ismcts in a tree of ``nodes`` nodes."""
+    return SearchArrays(table, np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64), np.zeros(13, dtype=np.int64),
+                        np.zeros(13, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                        ismcts.new_tree(nodes, 2 * TRICKS + 1, 13, 2), np.zeros(DECK_SIZE, dtype=np.int64),
+                        np.zeros(2, dtype=np.int64), np.zeros(G_SIZE, dtype=np.int64), np.zeros(4, dtype=np.uint64))
+
+
+@njit(cache=True)
 def workspace(params, strat):
     """The arrays one game needs (a ``codes.Workspace``), allocated once per block of games;
-    the solver's table is full size only when a seat of ``strat`` plays ``pimc``."""
+    the solver's table is full size only when a seat of ``strat`` plays ``pimc``, the search
+    tree only when one plays ``ismcts``."""
     pimc = strat[0, 0] == st.PIMC or strat[1, 0] == st.PIMC
-    search = SearchArrays(np.zeros((1 << PIMC_TT_BITS if pimc else 2, 3), dtype=np.int64),
-                          np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64), np.zeros(13, dtype=np.int64),
-                          np.zeros(13, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    nodes = 2
+    for s in range(2):
+        if strat[s, 0] == st.ISMCTS:
+            nodes = max(nodes, strat[s, 1] + 1)
+    search = search_arrays(np.zeros((1 << PIMC_TT_BITS if pimc else 2, 3), dtype=np.int64), nodes)
     # fields in order: deck, hands, codes, view, deal_rng, play_rng, scratch, sums, search
     return Workspace(np.zeros(DECK_SIZE, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(13, dtype=np.int64),
                      np.zeros(VIEW_SIZE, dtype=np.int64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),

@@ -24,6 +24,8 @@ card code from the legal mask.
   it lives in kernel.py (``mc_move``), next to the play loops it rolls out with.
 - ``pimc`` (id ``PIMC``): perfect-information Monte Carlo: sampled worlds of the hidden
   cards, each solved exactly (solver.py); it lives in kernel.py (``pimc_move``).
+- ``ismcts`` (id ``ISMCTS``): information-set Monte Carlo tree search (analyzer.ismcts for
+  the tree), playouts by a base strategy; it lives in kernel.py (``ismcts_move``).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from analyzer.games.hearts2.rules import (
 )
 from analyzer.jit import njit
 
-RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
+RANDOM, HEURISTIC, MC, PIMC, ISMCTS = 0, 1, 2, 3, 4
 #: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
 SEARCH = MC
 
