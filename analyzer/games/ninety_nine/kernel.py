@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.ninety_nine import strategies as st
@@ -149,6 +150,17 @@ class Bundle(NamedTuple):
     mc_stats: np.ndarray
 
 
+class SearchSpace(NamedTuple):
+    """Where the search strategies work (``search_workspace``): a bundle for the sampled worlds
+    and ``ismcts``'s tree. (Apart from ``Bundle``: a bundle is passed into parallel loops, and
+    numba's parfors take no nested tuples.)"""
+
+    #: the state bundle a search plays its sampled worlds in
+    roll: Bundle
+    #: analyzer.ismcts.Tree: room for the most iterations of an ``ismcts`` seat (else 2 nodes)
+    tree: tuple
+
+
 def scalars(ws) -> dict[str, int]:
     """The scalar registers of a bundle by name (codes.SCALARS): the one way Python reads them."""
     return {name: int(ws.sc[i]) for i, name in enumerate(SCALARS)}
@@ -163,6 +175,17 @@ USER_BASES = True
 #: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
 #: from here on are search strategies, compiled only into the kernels' search tier
 SEARCH_FROM = st.SEARCH
+
+
+@njit(cache=True)
+def search_workspace(params, strat):
+    """The search strategies' ``SearchSpace``, allocated once per block of games: its tree
+    has room for the most iterations of a seat of ``strat`` that plays ``ismcts``."""
+    nodes = 2
+    for s in range(strat.shape[0]):
+        if strat[s, 0] == st.ISMCTS:
+            nodes = max(nodes, strat[s, 1] + 1)
+    return SearchSpace(workspace(params), ismcts.new_tree(nodes, nodes + 1, N_MOVES, params[P_PLAYERS]))
 
 
 @njit(cache=True)
@@ -492,6 +515,54 @@ def mc_move(params, users, ws, roll, seat, legal, n, k, base, rounds, trace):
     return best
 
 
+@njit(cache=True, _nrt=False)
+def ismcts_move(params, users, ws, roll, tree, seat, legal, n, iterations, base, explore, rounds, trace):
+    """``ismcts``: single-observer information-set MCTS (analyzer.ismcts) for ``seat``, its
+    worlds played in bundle ``roll``, its tree ``tree``. Iteration j copies the state, redeals what the seat
+    cannot see as ``mc``'s sample j does (``resample_hidden``; streams from the game's PLAY
+    stream as ``sample_value`` seeds them), walks the tree playing every seat's moves by the
+    rules in that world (UCB1, ``explore`` in hundredths) to the end of the round or a new
+    node, plays on with ``rollout_value`` (``rounds`` rounds, the base strategy for all) and
+    backs up each seat's ``horizon_value`` of the chip state then. Plays the root's most
+    visited move; a single legal move is played without a search. Reads ``ws``; writes
+    ``roll`` and ``tree`` and draws once from the PLAY stream (fresh samples at the next
+    decision)."""
+    if n == 1:
+        return legal[0]
+    play_rng = ws.play_rng
+    ismcts.reset(tree)
+    c = explore / 100.0
+    players = params[P_PLAYERS]
+    for it in range(iterations):
+        j = np.int64(it)
+        copy_bundle(ws, roll)
+        seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
+        seed_stream(roll.play_rng, play_rng[1], j, PLAY)
+        resample_hidden(roll, seat, roll.deal_rng)
+        node, depth = 0, 1
+        tree.path[0] = 0
+        while depth < tree.path.shape[0]:
+            mover = roll.sc[S_SEAT]
+            m = legal_moves(roll.hands, mover, roll.sc[S_TOTAL], tree.legal)
+            if m == 0:  # the round is over: the mover went over
+                break
+            child, expanded = ismcts.descend(tree, node, m, mover, c, roll.play_rng)
+            if child < 0:
+                break
+            tree.path[depth] = child
+            depth += 1
+            node = child
+            apply_move(roll, tree.move[child], trace, False)
+            if expanded:
+                break
+        rollout_value(params, users, base, roll, seat, rounds, play_rng[2], j, trace)
+        for s in range(players):
+            tree.result[s] = horizon_value(params, roll, s)
+        ismcts.back_up(tree, depth)
+    next_u64(play_rng)
+    return ismcts.most_visited(tree)
+
+
 @njit(cache=True)
 def mc_decide(params, strat, ws, users, tier):
     """The move ``mc`` (``strat[seat]``: id, k, base, rounds) plays for the seat to move in
@@ -500,22 +571,26 @@ def mc_decide(params, strat, ws, users, tier):
     seat = ws.sc[S_SEAT]
     n = legal_moves(ws.hands, seat, ws.sc[S_TOTAL], ws.legal)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
-    return mc_move(params, users, ws, workspace(params), seat, ws.legal, n, strat[seat, 1], strat[seat, 2],
-                   strat[seat, 3], trace)
+    return search_move(params, strat, users, tier, seat, ws, search_workspace(params, strat), ws.legal, n, trace)
 
 
 @njit(cache=True)
-def search_move(params, strat, users, tier, seat, ws, roll, legal, n, trace):
-    """The move of ``seat``'s search strategy (``mc``: ``strat[seat]`` is id, k, base, rounds)."""
+def search_move(params, strat, users, tier, seat, ws, search, legal, n, trace):
+    """The move of ``seat``'s search strategy (``strat[seat]``: ``mc``: id, k, base, rounds;
+    ``ismcts``: id, iterations, base, explore, rounds)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
-    return mc_move(params, users, ws, roll, seat, legal, n, strat[seat, 1], strat[seat, 2], strat[seat, 3], trace)
+    if strat[seat, 0] == st.ISMCTS:
+        return ismcts_move(params, users, ws, search.roll, search.tree, seat, legal, n, strat[seat, 1], strat[seat, 2],
+                           strat[seat, 3], strat[seat, 4], trace)
+    return mc_move(params, users, ws, search.roll, seat, legal, n, strat[seat, 1], strat[seat, 2], strat[seat, 3],
+                   trace)
 
 
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def choose_move(params, strat, users, tier, seat, ws, roll, n, trace):
+def choose_move(params, strat, users, tier, seat, ws, search, n, trace):
     """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot."""
     hands, legal, view, play_rng, sc = ws.hands, ws.legal, ws.seat_view, ws.play_rng, ws.sc
     sid = strat[ix(seat), 0]
@@ -524,7 +599,7 @@ def choose_move(params, strat, users, tier, seat, ws, roll, n, trace):
     if sid == st.HEURISTIC:
         return st.heuristic_move(hands, seat, sc[S_TOTAL], legal, n)
     if sid >= st.SEARCH:
-        return search_move(params, strat, users, tier, seat, ws, roll, legal, n, trace)
+        return search_move(params, strat, users, tier, seat, ws, search, legal, n, trace)
     fill_view(view, seat, sc, hands, ws.pile, ws.chips, ws.active)
     move = users[-1 - sid](view, legal, n, play_rng)
     # the strategy could write to ``legal``: make the set again from the state, so that
@@ -534,7 +609,7 @@ def choose_move(params, strat, users, tier, seat, ws, roll, n, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_turns(params, strat, users, tier, ws, roll, err, trace, tracing, forced):
+def play_turns(params, strat, users, tier, ws, search, err, trace, tracing, forced):
     """Play the round on from the player to move (its first move ``forced`` if >= 0).
 
     Returns the seat that goes over, or -1 after an illegal user move (``err`` filled).
@@ -549,7 +624,7 @@ def play_turns(params, strat, users, tier, ws, roll, err, trace, tracing, forced
             move = forced
             forced = -1
         else:
-            move = choose_move(params, strat, users, tier, seat, ws, roll, n, trace)
+            move = choose_move(params, strat, users, tier, seat, ws, search, n, trace)
         sc[S_DECISIONS] += 1
         # built-ins pick from ``legal`` by construction; only user moves are checked, against
         # ``legal`` made again after the strategy returned (choose_move): nothing indexes
@@ -564,7 +639,7 @@ def play_turns(params, strat, users, tier, ws, roll, err, trace, tracing, forced
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(seed, index, params, strat, users, tier, ws, roll, out, err, trace, tracing, forced, deal):
+def play_rest(seed, index, params, strat, users, tier, ws, search, out, err, trace, tracing, forced, deal):
     """From the middle of a round (``deal``: from its deal): finish it, then play rounds
     until one player is left.
 
@@ -576,7 +651,7 @@ def play_rest(seed, index, params, strat, users, tier, ws, roll, out, err, trace
     while True:
         if deal:
             deal_round(seed, index, params, ws, out, trace, tracing)
-        seat = play_turns(params, strat, users, tier, ws, roll, err, trace, tracing, forced if first < 0 else -1)
+        seat = play_turns(params, strat, users, tier, ws, search, err, trace, tracing, forced if first < 0 else -1)
         if seat < 0:
             return -1
         if first < 0:
@@ -590,7 +665,7 @@ def play_rest(seed, index, params, strat, users, tier, ws, roll, out, err, trace
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, roll):
+def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, search):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     chips, active, play_rng, sc = ws.chips, ws.active, ws.play_rng, ws.sc
     players = params[P_PLAYERS]
@@ -604,16 +679,16 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
     sc[:] = 0
     sc[S_NACTIVE] = players
     sc[S_DEALER] = randbelow(ws.deal_rng, players)
-    play_rest(seed, index, params, strat, users, tier, ws, roll, out, err, trace, tracing, -1, True)
+    play_rest(seed, index, params, strat, users, tier, ws, search, out, err, trace, tracing, -1, True)
 
 
 @njit(cache=True)
 def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
-    roll = workspace(params)
+    search = search_workspace(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, roll)
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, search)
         if err[g, 0] >= 0:
             return
 
@@ -627,7 +702,8 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
 
 @njit(cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
-    play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params), workspace(params))
+    play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
+              search_workspace(params, strat))
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
@@ -854,7 +930,7 @@ def workspace_like(ws):
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, users, tier):
     ws = workspace(params)
-    roll = workspace(params)
+    search = search_workspace(params, strat)
     sample = workspace(params)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(3 + 4 * params[P_PLAYERS], dtype=np.int64)
@@ -870,7 +946,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             seed_stream(ws.deal_rng, seed, start + j, hand_purpose(0))
             seed_stream(ws.play_rng, seed, start + j, PLAY)
             out[:] = 0
-            busted = play_rest(seed, start + j, params, strat, users, tier, ws, roll, out, err, trace, False,
+            busted = play_rest(seed, start + j, params, strat, users, tier, ws, search, out, err, trace, False,
                                options[i], False)
             result[j, i, 0] = 1 if busted == seat else 0
             result[j, i, 1] = (out[0] >> seat) & 1

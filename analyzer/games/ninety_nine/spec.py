@@ -357,6 +357,12 @@ SPEC = NinetyNineSpec(
                               "strategy for `rounds` rounds (1000: the whole game), then the chip state valued as "
                               "a share of the game; leaves the base's move only for a clearly better one",
                            {"k": 32, "base": "heuristic", "rounds": 1}),
+        "ismcts": StrategyInfo(3, "information-set Monte Carlo tree search: each iteration redeals the hidden "
+                                  "cards, walks a tree of what this seat knows to the round's end (UCB1, explore "
+                                  "in hundredths), plays out with the base strategy for `rounds` rounds (1000: "
+                                  "the whole game) and backs up each seat's share of the game; plays the most "
+                                  "visited move", {"iterations": 1000, "base": "heuristic", "explore": 70,
+                                                   "rounds": 1}),
     },
     decision_kinds=["play"],
 )

@@ -39,7 +39,7 @@ from analyzer.games.ninety_nine.rules import (
 from analyzer.jit import ix, njit
 from analyzer.rng import randbelow
 
-RANDOM, HEURISTIC, MC = 0, 1, 2
+RANDOM, HEURISTIC, MC, ISMCTS = 0, 1, 2, 3
 #: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
 SEARCH = MC
 SAFE_TOTAL = 88
