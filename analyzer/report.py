@@ -66,8 +66,9 @@ class Sizes:
     tournament: int            # duplicate deals of the round robin without mc
     tournament_mc: int         # ... when mc takes part (it is far slower)
     mc_k: int                  # samples per decision of mc
-    ladder: int                # duplicate deals of the search ladder (pimc, mc, heuristic), where pimc exists
+    ladder: int                # duplicate deals of the search ladder (pimc, ismcts, mc, heuristic), where pimc or ismcts exists
     pimc_k: int                # sampled worlds per decision of pimc in the ladder
+    ismcts_iterations: int     # iterations per decision of ismcts in the ladder
     convergence_first: int     # first look of the headline's sequential sizing (then doubling)
     convergence_max: int       # its largest number of deals
     convergence_target: float  # stop at the first look whose 95% half-width is at most this
@@ -80,10 +81,10 @@ class Sizes:
     rollouts: int              # rollouts per dealt hand and option of a counterfactual study
 
 
-QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=12, pimc_k=4, convergence_first=250, convergence_max=2000,
+QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=12, pimc_k=4, ismcts_iterations=40, convergence_first=250, convergence_max=2000,
               convergence_target=0.02, simulate=1000, records=120, records_sweep=40, records_batch=60,
               max_sweep_players=5, deals=300, rollouts=4)
-FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, ladder=200, pimc_k=8, convergence_first=500, convergence_max=256_000,
+FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, ladder=200, pimc_k=8, ismcts_iterations=1000, convergence_first=500, convergence_max=256_000,
              convergence_target=0.005, simulate=100_000, records=4000, records_sweep=1000, records_batch=100,
              max_sweep_players=8, deals=12_000, rollouts=8)
 
@@ -596,16 +597,30 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
 
 def _ladder_section(r: Report, spec) -> pd.DataFrame:
     """The search strategies against each other and the heuristic: ``pimc`` (sampled worlds, each
-    solved exactly) beside ``mc`` (sampled worlds, rolled out), on fewer deals than the tournament
-    (pimc is the slowest strategy); the time each takes per decision is in the runs table."""
+    solved exactly) and ``ismcts`` (a tree search over sampled worlds) where the game has them,
+    beside ``mc`` (sampled worlds, rolled out), on fewer deals than the tournament (they are the
+    slowest strategies); the time each takes per decision is in the runs table."""
     s = r.sizes
-    ladder = [f"pimc:k={s.pimc_k}", f"mc:k={s.mc_k}", "heuristic"]
+    ladder = ladder_strategies(spec, s)
     pairs = _tournament_section(r, spec, ladder, name="ladder", title="Search strategies", deals=s.ladder)
-    r.p(f"`pimc` runs {s.pimc_k} sampled worlds per decision here (`pimc:k={s.pimc_k}`), each solved with every card "
-        "open; it assumes that every player sees every card once the world is sampled, which flatters it where "
-        "hiding information matters (the guide says more). The ladder is played on fewer deals than the "
-        "tournament, so its intervals are wider.")
+    if "pimc" in spec.strategies:
+        r.p(f"`pimc` runs {s.pimc_k} sampled worlds per decision here (`pimc:k={s.pimc_k}`), each solved with every "
+            "card open; it assumes that every player sees every card once the world is sampled, which flatters it "
+            "where hiding information matters (the guide says more).")
+    if "ismcts" in spec.strategies:
+        r.p(f"`ismcts` runs {s.ismcts_iterations} iterations per decision here "
+            f"(`ismcts:iterations={s.ismcts_iterations}`): each samples a world, walks a tree of what the seat "
+            "knows and plays out with the heuristic (the guide says more).")
+    r.p("The ladder is played on fewer deals than the tournament, so its intervals are wider.")
     return pairs
+
+
+def ladder_strategies(spec, s: Sizes) -> list[str]:
+    """The strategies of the search ladder: the game's search strategies at the sizes' budgets."""
+    ladder = [f"pimc:k={s.pimc_k}"] if "pimc" in spec.strategies else []
+    if "ismcts" in spec.strategies:
+        ladder.append(f"ismcts:iterations={s.ismcts_iterations}")
+    return ladder + [f"mc:k={s.mc_k}", "heuristic"]
 
 
 def _looks(first: int, last: int) -> list[int]:
@@ -723,7 +738,7 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None) 
     body.runs = r.runs
     _rules_section(body, spec, rules, study)
     pairs = _tournament_section(body, spec, strategies)
-    if "pimc" in spec.strategies:
+    if "pimc" in spec.strategies or "ismcts" in spec.strategies:
         _ladder_section(body, spec)
     conv = _convergence_section(body, spec)
     body.finding(_headline_finding(conv))

@@ -203,18 +203,22 @@ def test_tables_have_expected_columns(built):
         _check_intervals(name, frame)
 
 
-def test_the_search_ladder_is_there_where_the_game_has_pimc(built):
+def test_the_search_ladder_is_there_where_the_game_has_a_search_beyond_mc(built):
     game, out, path = built
     md = path.read_text()
     spec = registry.get(game)
     ladder = out / "tables" / "ladder_ranking.csv"
-    if "pimc" not in spec.strategies:
+    searches = [name for name in ("pimc", "ismcts") if name in spec.strategies]
+    if not searches:
         assert not ladder.exists() and "## Search strategies" not in md
         return
     q = report.QUICK
-    assert set(pd.read_csv(ladder)["strategy"]) == {f"pimc:k={q.pimc_k}", f"mc:k={q.mc_k}", "heuristic"}
+    budgets = {"pimc": f"pimc:k={q.pimc_k}", "ismcts": f"ismcts:iterations={q.ismcts_iterations}"}
+    expected = {budgets[name] for name in searches} | {f"mc:k={q.mc_k}", "heuristic"}
+    assert set(pd.read_csv(ladder)["strategy"]) == expected
     pairs = pd.read_csv(out / "tables" / "ladder_pairs.csv")
-    assert len(pairs) == 3 and (pairs["deals"] == q.ladder).all() and (pairs["win_rate"] >= 0.5).all()
+    n = len(expected)
+    assert len(pairs) == n * (n - 1) // 2 and (pairs["deals"] == q.ladder).all() and (pairs["win_rate"] >= 0.5).all()
     assert "## Search strategies" in md and "figures/ladder.png" in md
 
 
