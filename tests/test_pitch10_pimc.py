@@ -27,11 +27,14 @@ from analyzer.games.pitch10 import solver
 from analyzer.games.pitch10 import strategies as S
 from analyzer.games.pitch10.codes import KIND_PLAY
 from analyzer.games.pitch10.spec import SPEC, enumerate_worlds, load_position, position_from_record
+from analyzer.slots import SLOTS, empty_slot
 from test_pitch10 import ENDGAME, _endgame_outcome, check_games  # independent referee and hand-played outcome
 from test_pitch10_solver import bf_size, bf_solve  # independent brute force
 
 GAME = "pitch10"
 RULES = SPEC.resolve_rules({})
+#: the user strategy slots of a run without user strategies (kernel calls from here: pimc_move)
+NO_USERS = (empty_slot,) * SLOTS
 
 
 # ---- legal, finished, reproducible games ------------------------------------------------------
@@ -116,8 +119,8 @@ def test_pimc_plays_the_forced_endgame():
             pos.ws.play_rng[:] = np.arange(4, dtype=np.uint64) + np.uint64(seed)
             strat = np.array([[S.PIMC, 8, base, 0]] * 4, dtype=np.int64)
             mcws = K.mc_workspace(params, strat)
-            card = K.pimc_move(params, pos.ws, mcws, np.int64(0), np.int64(KIND_PLAY), np.int64(3), np.int64(8),
-                               np.int64(base))
+            card = K.pimc_move(params, NO_USERS, pos.ws, mcws, np.int64(0), np.int64(KIND_PLAY), np.int64(3),
+                               np.int64(8), np.int64(base))
             assert SPEC.move_name(int(card)) in ("AS", "QS")
 
 

@@ -26,12 +26,17 @@ DATA = ROOT / "tests" / "data"
 CAUTIOUS = f"{ROOT / 'examples' / 'my_strategy.py'}:cautious"
 USER = DATA / "user_random.py"
 UNIFORM = f"{USER}:uniform"                  # hearts2's random, reimplemented
-UNIFORM_ALWAYS = f"{USER}:uniform_always"    # ninety-nine's random, reimplemented
+UNIFORM_ALWAYS = f"{USER}:uniform_always"    # ninety-nine's and pitch10's random, reimplemented
+TT_RANDOM = f"{USER}:twenty_two_random"      # twenty-two's random, as a user strategy
 LAST = f"{USER}:last_legal"
 
 NN_POSITION = {"hand": "QS 9H 5C", "total": 88, "chips": "3,3,3"}
 H2_POSITION = {"seat": 0, "hand": "8C TC QC 2D 4D 6D 8D 2H 4H 2S 4S", "played": "2C 4C 6C 8S"}
 TTJ_POSITION = {"dealer": 1, "hand": "2C 3D 4S 7H KD QS", "played": "5C 9D", "scores": "12,20"}
+P10_POSITION = {"seat": 0, "dealer": 3, "hand": "AS KS QS 3S 2S TS 2H 3H 4H", "bids": ["7", "pass", "pass", "pass"],
+                "trump": "S", "received": [0, 5, 5, 5], "rest_to": 0, "rest": "5H 6H 7H",
+                "played": "0:2S 1:4S 2:5S 3:6S", "trick": "3:7S"}
+TT_POSITION = {"seat": 2, "dealer": 3, "kind": "lead", "hand": "4C 7D JH", "played": "Q 5 K 8"}
 
 
 def pair(result, x: str, y: str) -> pd.Series:
@@ -299,6 +304,19 @@ def _unlabelled(seats: pd.DataFrame) -> pd.DataFrame:
     return seats.drop(columns="strategy").reset_index(drop=True)
 
 
+def _reported(summary) -> list:
+    """All a simulate run reports but the strategies' labels: its tables (seats, and the game's
+    own: Pitch's teams and bids) and its totals. The seats table alone can hide a difference
+    (a Pitch team that bids at random loses every game whatever it plays)."""
+    tables = [t.drop(columns=[c for c in ("strategy", "strategies") if c in t.columns]).reset_index(drop=True)
+              for t in summary.tables.values()]
+    return tables + [pd.Series(summary.totals, dtype=float)]
+
+
+def _same(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(x.equals(y) for x, y in zip(a, b))
+
+
 def test_mc_with_a_user_base_plays_the_games_of_its_built_in_twin():
     user = api.simulate("ninety-nine", games=150, seed=4, seats={0: MC_USER}, workers=2)
     builtin = api.simulate("ninety-nine", games=150, seed=4, seats={0: MC_RANDOM}, workers=2)
@@ -341,17 +359,21 @@ def test_a_user_base_that_plays_illegally_is_one_line(cli):
 USER_BASE_GAMES = {
     "hearts2": (UNIFORM, "random", H2_POSITION),
     "two-ten-jack": (UNIFORM, "random", TTJ_POSITION),
+    "pitch10": (UNIFORM_ALWAYS, "random", P10_POSITION),
+    "twenty-two": (TT_RANDOM, "random", TT_POSITION),
 }
 
 
 @pytest.mark.parametrize("game", list(USER_BASE_GAMES))
 def test_mc_with_a_user_base_plays_its_twins_games_in(game):
     twin, builtin, _ = USER_BASE_GAMES[game]
-    user = api.simulate(game, games=120, seed=4, seats={0: f"mc:k=3,base={twin}"}, workers=2)
-    same = api.simulate(game, games=120, seed=4, seats={0: f"mc:k=3,base={builtin}"}, workers=2)
-    pd.testing.assert_frame_equal(_unlabelled(user.tables["seats"]), _unlabelled(same.tables["seats"]))
-    other = api.simulate(game, games=120, seed=4, seats={0: f"mc:k=3,base={LAST}"}, workers=2)
-    assert not _unlabelled(other.tables["seats"]).equals(_unlabelled(same.tables["seats"]))
+
+    def reported(base: str) -> list:
+        return _reported(api.simulate(game, games=120, seed=4, seats={0: f"mc:k=3,base={base}"}, workers=2))
+
+    same = reported(builtin)
+    assert _same(reported(twin), same)
+    assert not _same(reported(LAST), same)
 
 
 @pytest.mark.parametrize("game", list(USER_BASE_GAMES))
@@ -375,37 +397,69 @@ def test_a_user_base_that_plays_illegally_is_one_line_in(cli, game):
     assert code == 3 and "illegal move" in line and "never_legal" in line
 
 
-@pytest.mark.parametrize("game", ["hearts2", "two-ten-jack"])
+@pytest.mark.parametrize("game", ["hearts2", "two-ten-jack", "pitch10"])
 def test_pimc_breaks_ties_with_a_user_base_in(game):
     """pimc's base breaks its ties, in the true position (and plays two-ten-jack's rounds
-    until its exact tricks, as mc's base): the twin of random plays as random does, the
-    last legal card otherwise."""
-    def seats(base: str) -> pd.DataFrame:
-        return _unlabelled(api.simulate(game, games=40, seed=5, seats={0: f"pimc:k=4,base={base}"},
-                                        workers=2).tables["seats"])
+    until its exact tricks, as mc's base; pitch10's bids, trump, keep or give and discards):
+    the twin of random plays as random does (a tie it did not break would leave the PLAY
+    stream behind random's), the last legal card otherwise."""
+    twin = USER_BASE_GAMES[game][0]
 
-    same = seats("random")
-    pd.testing.assert_frame_equal(seats(UNIFORM), same)
-    assert not seats(LAST).equals(same)
+    def reported(base: str) -> list:
+        return _reported(api.simulate(game, games=40, seed=5, seats={0: f"pimc:k=4,base={base}"}, workers=2))
 
-
-def test_hearts2_mc_base_sees_what_a_seat_sees():
-    """The view of a user base in mc's rollouts (and pimc's ties) holds what a hearts2 seat's
-    holds (``hearts2_view_checked`` raises on a view short of it), and it still plays random."""
-    checked = f"{USER}:hearts2_view_checked"
-    for strategy in ("mc:k=3,base={}", "pimc:k=3,base={}"):
-        mine = api.simulate("hearts2", games=30, seed=8, seats={0: strategy.format(checked)}, workers=2)
-        same = api.simulate("hearts2", games=30, seed=8, seats={0: strategy.format("random")}, workers=2)
-        pd.testing.assert_frame_equal(_unlabelled(mine.tables["seats"]), _unlabelled(same.tables["seats"]))
-    seat = api.simulate("hearts2", games=30, seed=8, seats={0: checked}, workers=2)  # the checks hold for a seat
-    same = api.simulate("hearts2", games=30, seed=8, seats={0: "random"}, workers=2)
-    pd.testing.assert_frame_equal(_unlabelled(seat.tables["seats"]), _unlabelled(same.tables["seats"]))
+    same = reported("random")
+    assert _same(reported(twin), same)
+    assert not _same(reported(LAST), same)
 
 
-def test_mc_base_cannot_be_a_user_strategy_where_the_game_has_no_user_bases(cli):
-    code, out, err = cli("compare", "pitch10", f"mc:base={UNIFORM}", "heuristic", "--games", "100")
+#: per game, a user strategy that checks the view it is given against what a seat of the game
+#: sees (it raises on a view short of it) and then plays as ``random``; the search strategies
+VIEW_CHECKED = {
+    "hearts2": ("hearts2_view_checked", ("mc:k=3,base={}", "pimc:k=3,base={}")),
+    "pitch10": ("pitch10_view_checked", ("mc:k=2,base={}", "pimc:k=3,base={}")),
+    "twenty-two": ("twenty_two_view_checked", ("mc:k=3,base={}",)),
+}
+
+
+@pytest.mark.parametrize("game", list(VIEW_CHECKED))
+def test_mc_base_sees_what_a_seat_sees_in(game):
+    """The view of a user base in mc's rollouts (and pimc's ties and other decisions) holds
+    what a seat's holds, and the checked strategy still plays the games of random."""
+    name, strategies = VIEW_CHECKED[game]
+    checked = f"{USER}:{name}"
+
+    def reported(strategy: str) -> list:
+        return _reported(api.simulate(game, games=30, seed=8, seats={0: strategy}, workers=2))
+
+    for strategy in strategies:
+        assert _same(reported(strategy.format(checked)), reported(strategy.format("random"))), strategy
+    assert _same(reported(checked), reported("random"))  # the checks hold for a seat
+
+
+def test_a_game_without_user_bases_refuses_one_in_one_line(monkeypatch):
+    """Every game's kernel declares USER_BASES now; a game whose kernel does not (here pitch10's
+    with the declaration taken away) still refuses a user base in one line, before anything runs."""
+    from analyzer.games.pitch10 import kernel
+
+    monkeypatch.delattr(kernel, "USER_BASES")
+    with pytest.raises(AnalyzerError) as caught:
+        api.setup("pitch10", seats={0: f"mc:base={UNIFORM}"})
+    line = str(caught.value)
+    assert "\n" not in line and "built-in strategies only" in line and "user strategy" in line
+
+
+@pytest.mark.parametrize("game", ["pitch10", "twenty-two"])
+@pytest.mark.parametrize("base, code, words", [
+    ("no_such", 3, ("no_such", "has no function")),  # fails to load
+    ("raises", 3, ("raises", "no move for you")),    # raises in a rollout
+])
+def test_a_broken_user_base_is_one_line_in(cli, game, base, code, words):
+    """Every game's mc takes a user base now (no game is left to refuse one): a base that
+    cannot load, or that raises in a rollout, still ends the run with one line."""
+    got, out, err = cli("compare", game, f"mc:k=2,base={USER}:{base}", "heuristic", "--games", "20")
     line = _one_line(err)
-    assert code == 2 and "built-in strategies only" in line and "user strategy" in line
+    assert got == code and all(w in line for w in words), line
 
 
 def test_user_strategies_are_loaded_once_per_content():

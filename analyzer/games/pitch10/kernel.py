@@ -9,7 +9,8 @@ live once, in ``start_hand`` (deal) and ``apply_move`` (a decision and everythin
 automatic that follows it: refill, the rest of the stock, tricks, scoring). Two drivers
 choose the moves: ``play_turns`` (any strategy: games, records, Monte Carlo, evaluation)
 and ``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping
-it apart avoids a recursive call graph, which numba does not compile reliably).
+it apart avoids a recursive call graph, which numba does not compile reliably), with its
+twin ``user_rollout_turns`` for a user strategy as the base (``mc:base=file.py:f``).
 A position to evaluate is set up by ``load_position``: it replays the position's public
 history through these same rules (legal moves from ``decision``, effects from
 ``apply_move`` and its helpers) and reports the first impossible fact as a code (codes.E_*).
@@ -28,7 +29,9 @@ samples (4K for bid and trump decisions) of the hidden cards (``resample_hidden`
 there), each legal move rolled out to the end of the hand with the base strategy for
 every seat, the same sample and the same random numbers for every move (common random
 numbers); it plays the move with the best mean of (own team's score change - the other
-team's), a made moon that wins the game counting +target and a missed moon -target.
+team's), a made moon that wins the game counting +target and a missed moon -target. The
+base is a built-in id or a user slot (``base < 0``: ``users[-1 - base]``, asked by
+``user_base_move`` with the view a user seat gets).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer import trace as tr
+from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.pitch10 import strategies as st
 from analyzer.games.pitch10 import view as vw
 from analyzer.games.pitch10.codes import *  # noqa: F403 (EV_*, KIND_*, PH_*, S_*, E_*, moves: codes.py)
@@ -80,6 +84,9 @@ N_COLUMNS = 31
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "bid_table_chunk")
+#: a user slot can be the base of ``mc`` and ``pimc`` (``mc:base=file.py:f``): ``user_base_move``
+#: picks its moves (mc's rollouts: ``user_rollout_turns``; pimc's bids to discards and its ties)
+USER_BASES = True
 #: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
 #: from here on are search strategies, compiled only into the kernels' search tier
 SEARCH_FROM = st.SEARCH
@@ -951,9 +958,10 @@ def bids_fit(ws, me, strat):
     """Whether every other seat's bid so far is the one its bidding model makes with the
     nine cards of the (sampled) deal in ``h54``. Model per seat (``strat`` row): heuristic
     bids ``strategies.heuristic_bid`` of its hand with its partner share (deterministic);
-    mc is modelled by its base strategy (heuristic with the default share); random bids
-    uniformly among the legal bids, whatever the hand (no information). A stuck dealer's 4
-    is forced."""
+    mc and pimc are modelled by their base strategy (heuristic with the default share);
+    random bids uniformly among the legal bids, whatever the hand (no information), and so
+    does a user strategy for the model, at a seat or as an mc/pimc base (``strat`` id or
+    base < 0): its bids are taken to carry no information. A stuck dealer's 4 is forced."""
     h54, bids, sc = ws.h54, ws.bids, ws.sc
     high = 0
     pitcher = -1
@@ -965,7 +973,7 @@ def bids_fit(ws, me, strat):
         if s != me:
             sid = strat[s, 0]
             share = strat[s, 1]
-            if sid == st.MC or sid == st.PIMC:  # both bid as their base strategy
+            if sid == st.MC or sid == st.PIMC:  # both bid as their base strategy (a user one: no model)
                 sid = strat[s, 2]
                 share = st.PARTNER_SHARE
             if sid == st.HEURISTIC:
@@ -1090,6 +1098,32 @@ def base_move(sid, share, ws, seat, kind, n):
 
 
 @njit(cache=True, _nrt=False)
+def user_base_move(params, users, sid, ws, seat, kind):
+    """The move of the user strategy in slot ``-1 - sid`` as the base of a search strategy
+    (``mc``'s rollouts, ``pimc``'s decisions outside the play) at the current decision of
+    ``ws``: what ``choose_move`` gives a user seat (``decision`` fills ``ws.legal``,
+    ``fill_view`` ``ws.user_view``; the bundle's PLAY stream). A move outside the legal list
+    (made again: the strategy may write to ``legal``) raises ValueError(ILLEGAL_MARK), which
+    the caller's guard reports in one line (a rollout has no ``err`` row to fill)."""
+    _, _, n = decision(ws, True)
+    fill_view(ws, seat, kind, params)
+    move = users[-1 - sid](ws.user_view, ws.legal, n, ws.play_rng)
+    if not is_in(move, ws.legal, decision(ws, True)[2]):
+        raise ValueError(ILLEGAL_MARK)
+    return move
+
+
+@njit(cache=True, _nrt=False)
+def user_rollout_turns(params, users, base, ws, out, trace):
+    """``rollout_turns`` with the user strategy in slot ``-1 - base`` for every seat
+    (``user_base_move``); apart from it so that a built-in base's loop stays as it was."""
+    sc = ws.sc
+    while sc[S_PHASE] != PH_DONE:
+        seat, kind, _ = decision(ws, False)
+        apply_move(params, ws, user_base_move(params, users, base, ws, seat, kind), out, trace, False)
+
+
+@njit(cache=True, _nrt=False)
 def rollout_turns(params, base, ws, out, trace):
     """Play the hand out with every seat using built-in strategy ``base`` (heuristic with
     its default partner share)."""
@@ -1100,10 +1134,13 @@ def rollout_turns(params, base, ws, out, trace):
 
 
 @njit(cache=True, _nrt=False)
-def mc_move(params, ws, mcws, seat, n, k, base):
+def mc_move(params, users, ws, mcws, seat, n, k, base):
     """``mc``: for K samples of the hidden cards, roll each legal move out to the end of the
     hand with the base strategy (same sample and same random numbers for every move);
-    the move with the best mean value (``hand_value``; ties: the earlier legal move)."""
+    the move with the best mean value (``hand_value``; ties: the earlier legal move). The
+    base is a built-in by id (``rollout_turns``) or a user slot (``base < 0``:
+    ``user_rollout_turns``, on ``mcws.roll``'s view, legal list and PLAY stream: ``ws.legal``
+    and ``mcws.totals`` are never a rollout's)."""
     roll, samp, scratch, trace, totals, _ = mcws
     legal, play_rng = ws.legal, ws.play_rng
     if n == 1:
@@ -1128,7 +1165,10 @@ def mc_move(params, ws, mcws, seat, n, k, base):
             seed_stream(roll.deal_rng, play_rng[1], j, DEAL)
             seed_stream(roll.play_rng, play_rng[1], j, PLAY)
             apply_move(params, roll, legal[i], scratch, trace, False)
-            rollout_turns(params, base, roll, scratch, trace)
+            if base >= 0:
+                rollout_turns(params, base, roll, scratch, trace)
+            else:
+                user_rollout_turns(params, users, base, roll, scratch, trace)
             totals[i] += hand_value(params, roll, team)
     best = 0
     for i in range(1, n):
@@ -1139,22 +1179,50 @@ def mc_move(params, ws, mcws, seat, n, k, base):
 
 
 @njit(cache=True, _nrt=False)
-def pimc_move(params, ws, mcws, seat, kind, n, k, base):
+def base_choice(params, users, base, ws, seat, kind, n):
+    """The move of ``pimc``'s base at the current decision of ``ws``: a built-in
+    (``base_move``, heuristic with its default partner share) or a user slot
+    (``user_base_move``)."""
+    if base >= 0:
+        return base_move(base, st.PARTNER_SHARE, ws, seat, kind, n)
+    return user_base_move(params, users, base, ws, seat, kind)
+
+
+@njit(cache=True, _nrt=False)
+def tie_break_user(params, users, sid, ws, legal, seat, tied):
+    """``pimc``'s tie among the trumps ``tied`` (strength mask) broken by its user base (slot
+    ``-1 - sid``) in the true position: the view a user seat gets (``fill_view`` of ``ws``),
+    the tied cards as its legal ones (codes, low to high, written to ``legal``: scratch, not
+    ``ws.legal``, which a trace still lists). A card outside them raises
+    ValueError(ILLEGAL_MARK)."""
+    trump = ws.sc[S_TRUMP]
+    n = trump_legal(tied, trump, legal)
+    fill_view(ws, seat, KIND_PLAY, params)
+    move = users[-1 - sid](ws.user_view, legal, n, ws.play_rng)
+    if not is_in(move, legal, trump_legal(tied, trump, legal)):
+        raise ValueError(ILLEGAL_MARK)
+    return move
+
+
+@njit(cache=True, _nrt=False)
+def pimc_move(params, users, ws, mcws, seat, kind, n, k, base):
     """``pimc`` (perfect-information Monte Carlo) in the play phase; its bids, trump, keep or
-    give and discards are the ``base`` strategy's (heuristic with its default partner share).
+    give and discards are the ``base`` strategy's (``base_choice``: heuristic with its
+    default partner share, random, or a user slot ``base < 0``).
 
     A play with more than one trump held: K samples of the hidden trumps, drawn exactly as
     ``mc`` draws them (``prepare_hidden`` once, ``draw_hidden`` per sample: consistent with
     what ``seat`` saw), each solved exactly with every hand open (``solver.solve_moves_on``:
     every card's value, the points of this round its team takes, all four playing
     perfectly); the card with the best sum of values is played. Ties: the base strategy's
-    card when it is among them (a random base draws among the tied cards), else the lowest
-    tied card. Reads the bundle ``ws``; writes ``mcws.samp`` and ``mcws.search`` (the table's
+    card when it is among them (a random base draws among the tied cards; a user base is
+    asked with the tied cards as its legal ones: ``tie_break_user``), else the lowest tied
+    card. Reads the bundle ``ws``; writes ``mcws.samp`` and ``mcws.search`` (the table's
     entries stay valid from world to world and deal to deal: no clearing) and
     ``mcws.totals``. Like ``mc``, one word of the PLAY stream seeds the samples and the
     stream then moves on by one draw (a random base draws again to break a tie)."""
     if kind != KIND_PLAY:
-        return base_move(base, st.PARTNER_SHARE, ws, seat, kind, n)
+        return base_choice(params, users, base, ws, seat, kind, n)
     sc, h16 = ws.sc, ws.h16
     trump = sc[S_TRUMP]
     hand = h16[seat]
@@ -1164,7 +1232,7 @@ def pimc_move(params, ws, mcws, seat, kind, n, k, base):
     play_rng = ws.play_rng
     copy_bundle(ws, samp)
     if not prepare_hidden(samp, seat):  # no deal fits (an impossible history): play as the base
-        return base_move(base, st.PARTNER_SHARE, ws, seat, kind, n)
+        return base_choice(params, users, base, ws, seat, kind, n)
     for i in range(n):
         totals[i] = 0
     for j in range(k):
@@ -1189,6 +1257,8 @@ def pimc_move(params, ws, mcws, seat, kind, n, k, base):
         tied = hand
     if tied & (tied - 1) == 0:
         return CARD_AT[trump, low_bit(tied)]
+    if base < 0:
+        return tie_break_user(params, users, base, ws, samp.legal, seat, tied)
     if base == st.RANDOM:
         return CARD_AT[trump, st.random_trump_card(tied, play_rng)]
     card = base_move(base, st.PARTNER_SHARE, ws, seat, kind, n)
@@ -1198,13 +1268,14 @@ def pimc_move(params, ws, mcws, seat, kind, n, k, base):
 
 
 @njit(cache=True)
-def search_move(params, strat, tier, ws, mcws, seat, kind, n):
-    """The move of ``seat``'s search strategy (``mc`` or ``pimc``: ``strat[seat]`` is id, k, base)."""
+def search_move(params, strat, users, tier, ws, mcws, seat, kind, n):
+    """The move of ``seat``'s search strategy (``mc`` or ``pimc``: ``strat[seat]`` is id, k,
+    base; a negative base is a user slot)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
     if strat[seat, 0] == st.MC:
-        return mc_move(params, ws, mcws, seat, n, strat[seat, 1], strat[seat, 2])
-    return pimc_move(params, ws, mcws, seat, kind, n, strat[seat, 1], strat[seat, 2])
+        return mc_move(params, users, ws, mcws, seat, n, strat[seat, 1], strat[seat, 2])
+    return pimc_move(params, users, ws, mcws, seat, kind, n, strat[seat, 1], strat[seat, 2])
 
 
 # ---- drivers -------------------------------------------------------------------------------------
@@ -1216,7 +1287,7 @@ def choose_move(params, strat, users, tier, ws, mcws, seat, kind, n):
     if sid == st.RANDOM or sid == st.HEURISTIC:
         return base_move(sid, strat[seat, 1], ws, seat, kind, n)
     if sid >= st.SEARCH:
-        return search_move(params, strat, tier, ws, mcws, seat, kind, n)
+        return search_move(params, strat, users, tier, ws, mcws, seat, kind, n)
     fill_view(ws, seat, kind, params)
     return users[-1 - sid](ws.user_view, ws.legal, n, ws.play_rng)
 

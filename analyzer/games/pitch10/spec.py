@@ -346,7 +346,8 @@ def bid_tables(points: "np.ndarray", rules: dict[str, Any], own_score: int) -> d
 def _informative_bidders(pos: "Position", strat) -> list[int]:
     """The other seats that have bid, whose bid tells something under their rollout
     strategy's bidding rule (kernel.bids_fit): heuristic, or mc or pimc (modelled by its
-    base strategy) with a heuristic base. A random bidder's bid does not depend on its hand."""
+    base strategy) with a heuristic base. A random bidder's bid does not depend on its hand,
+    and a user strategy's (at a seat or as the base, id < 0) is taken to carry no information."""
     seats = []
     for s in range(4):
         sid = int(strat[s, 0])

@@ -14,7 +14,8 @@ same hand share a place).
 The rules live once, in ``deal_hand``, ``apply_move`` and ``final_trick``. Two drivers
 choose the moves: ``play_turns`` (any strategy: games, records, evaluations) and
 ``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping it
-apart keeps the call graph free of recursion, which numba does not compile reliably).
+apart keeps the call graph free of recursion, which numba does not compile reliably), with
+its twin ``user_rollout_turns`` for a user strategy as ``mc``'s base (``mc:base=file.py:f``).
 ``load_position`` replays a position's public history through ``apply_move`` (and checks
 it with the legal-move functions), so evaluations start from the engine's own state.
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer import trace as tr
+from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.twenty_two import strategies as st
 from analyzer.games.twenty_two import view as V
 from analyzer.games.twenty_two.codes import (
@@ -80,6 +82,9 @@ MC_ALL_FOLLOWS = 16
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
 USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+#: a user slot can be the base of ``mc`` (``mc:base=file.py:f``): ``user_rollout_turns`` plays
+#: mc's rollouts with it
+USER_BASES = True
 #: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
 #: from here on are search strategies, compiled only into the kernels' search tier
 SEARCH_FROM = st.SEARCH
@@ -109,6 +114,23 @@ def fill_view(view, seat, dealer, kind, stock_left, hand_size, hand, s, best, be
     for p in range(scores.shape[0]):
         view[V.SCORES + p] = scores[p]
         view[V.ACTIVE + p] = 1 if active[p] else 0
+
+
+@njit(cache=True, _nrt=False)
+def fill_seat_view(params, ws, p, kind, hand, hs, s, best, stock_left):
+    """``fill_view`` of what seat ``p`` sees at its decision ``kind`` (PH_*) of the bundle
+    ``ws``: the same view for a user seat (``play_turns``) and a user base in ``mc``'s
+    rollouts (``user_rollout_turns``). Writes ``ws.seat_view``."""
+    sc = ws.sc
+    if kind == PH_DISCARD:
+        fill_view(ws.seat_view, p, sc[S_DEALER], kind, stock_left, hs, hand, 0, 0, -1, -1,
+                  sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], ws.scores, ws.active)
+    elif kind == PH_LEAD:
+        fill_view(ws.seat_view, p, sc[S_DEALER], kind, stock_left, hs, hand, 0, 0, -1, p,
+                  sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], ws.scores, ws.active)
+    else:
+        fill_view(ws.seat_view, p, sc[S_DEALER], kind, stock_left, hs, hand, s, best, sc[S_WINNER],
+                  sc[S_LEADER], sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], ws.scores, ws.active)
 
 
 @njit(cache=True)
@@ -784,6 +806,32 @@ def rollout_turns(base, params, ws, trace):
 
 
 @njit(cache=True, _nrt=False)
+def user_rollout_turns(params, users, base, ws, trace):
+    """``rollout_turns`` with the user strategy in slot ``-1 - base`` for every seat: ``mc``'s
+    rollouts with a user base. Each move as ``play_turns`` asks a user seat for it: the seat's
+    view (``fill_seat_view``), the legal moves in ``ws.legal``, the bundle's PLAY stream. A
+    move outside the legal set (made again: the strategy may write to ``legal``) raises
+    ValueError(ILLEGAL_MARK), which the caller's guard reports in one line (a rollout has no
+    ``err`` row to fill). Apart from rollout_turns so that a built-in base's loop stays as
+    lean as it was."""
+    hpk, legal, scr, sc = ws.hpk, ws.legal, ws.scr, ws.sc
+    low_only = params[P_LOWEST_ONLY] != 0
+    while sc[S_PHASE] != PH_FINAL:
+        p = sc[S_SEAT]
+        kind = sc[S_PHASE]
+        hs = sc[S_HS]
+        stock_left = sc[S_NDECK] - sc[S_TOP]
+        s = sc[S_SET] if kind == PH_FOLLOW else 0
+        best = sc[S_BEST] if kind == PH_FOLLOW else 0
+        n = legal_set(kind, hpk[p], hs, s, best, low_only, stock_left, legal, scr)
+        fill_seat_view(params, ws, p, kind, hpk[p], hs, s, best, stock_left)
+        move = users[-1 - base](ws.seat_view, legal, n, ws.play_rng)
+        if not is_in(move, legal, legal_set(kind, hpk[p], hs, s, best, low_only, stock_left, legal, scr)):
+            raise ValueError(ILLEGAL_MARK)
+        apply_move(params, ws, move, trace, False)
+
+
+@njit(cache=True, _nrt=False)
 def mc_candidates(kind, hand, hs, s, best, stock_left, low_only, cand, scr):
     """The moves ``mc`` tries: every lead; every follow when there are at most
     MC_ALL_FOLLOWS, else the legal *windows* (the cards at positions i..i+s-1 of the hand
@@ -815,11 +863,15 @@ def mc_candidates(kind, hand, hs, s, best, stock_left, low_only, cand, scr):
 
 
 @njit(cache=True, _nrt=False)
-def mc_move(params, ws, samp, roll, seat, k, base, trace):
+def mc_move(params, users, ws, samp, roll, seat, k, base, trace):
     """``mc``: for K samples of the hidden cards, roll each candidate move out to the end
     of the hand with the base strategy (the same sample and the same random numbers for
     every move); play the move that took the fewest final-trick points (ties: the earlier
-    candidate)."""
+    candidate). The base is a built-in by id (``rollout_turns``) or the user slot
+    ``-1 - base`` (``user_rollout_turns``, on ``roll``'s view, legal list and PLAY stream).
+
+    The candidates are in ``samp.legal``, their summed points in ``samp.totals``: neither
+    is written by a rollout, which plays on ``roll``."""
     hpk, play_rng, sc = ws.hpk, ws.play_rng, ws.sc
     phase = sc[S_PHASE]
     s = sc[S_SET] if phase == PH_FOLLOW else 0
@@ -829,7 +881,7 @@ def mc_move(params, ws, samp, roll, seat, k, base, trace):
                        params[P_LOWEST_ONLY] != 0, cand, samp.scr)
     if nc == 1:
         return cand[0]
-    total = roll.legal
+    total = samp.totals
     for i in range(nc):
         total[i] = 0
     for j in range(k):
@@ -840,7 +892,10 @@ def mc_move(params, ws, samp, roll, seat, k, base, trace):
         for i in range(nc):
             copy_bundle(samp, roll)
             apply_move(params, roll, cand[i], trace, False)
-            rollout_turns(base, params, roll, trace)
+            if base >= 0:
+                rollout_turns(base, params, roll, trace)
+            else:
+                user_rollout_turns(params, users, base, roll, trace)
             total[i] += seat_points(roll, seat)
     bi = 0
     for i in range(1, nc):
@@ -851,11 +906,12 @@ def mc_move(params, ws, samp, roll, seat, k, base, trace):
 
 
 @njit(cache=True)
-def search_move(strat, tier, params, ws, samp, roll, seat, trace):
-    """The move of ``seat``'s search strategy (``mc``: ``strat[seat]`` is id, k, base)."""
+def search_move(strat, users, tier, params, ws, samp, roll, seat, trace):
+    """The move of ``seat``'s search strategy (``mc``: ``strat[seat]`` is id, k, base; a
+    negative base is a user slot)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
-    return mc_move(params, ws, samp, roll, seat, strat[seat, 1], strat[seat, 2], trace)
+    return mc_move(params, users, ws, samp, roll, seat, strat[seat, 1], strat[seat, 2], trace)
 
 
 # ---- drivers -------------------------------------------------------------------------------------
@@ -870,7 +926,7 @@ def choose_move(strat, users, tier, params, ws, samp, roll, seat, kind, hand, hs
     if sid == st.HEURISTIC:
         return st.heuristic_move(kind, hand, hs, s, best, stock_left)
     if sid >= st.SEARCH:
-        return search_move(strat, tier, params, ws, samp, roll, seat, trace)
+        return search_move(strat, users, tier, params, ws, samp, roll, seat, trace)
     return users[-1 - sid](view, legal, n, play_rng)
 
 
@@ -890,8 +946,8 @@ def play_turns(params, strat, users, tier, ws, samp, roll, err, trace, tracing, 
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
     """
-    hpk, scores, active, sc = ws.hpk, ws.scores, ws.active, ws.sc
-    legal, view, scr = ws.legal, ws.seat_view, ws.scr
+    hpk, sc = ws.hpk, ws.sc
+    legal, scr = ws.legal, ws.scr
     low_only = params[P_LOWEST_ONLY] != 0
     while sc[S_PHASE] != PH_FINAL:
         p = sc[S_SEAT]
@@ -910,15 +966,7 @@ def play_turns(params, strat, users, tier, ws, samp, roll, err, trace, tracing, 
             forced = -1
         else:
             if sid < 0 and sc[S_HAS_USER] != 0:
-                if kind == PH_DISCARD:
-                    fill_view(view, p, sc[S_DEALER], kind, stock_left, hs, hand, 0, 0, -1, -1,
-                              sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
-                elif kind == PH_LEAD:
-                    fill_view(view, p, sc[S_DEALER], kind, stock_left, hs, hand, 0, 0, -1, p,
-                              sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
-                else:
-                    fill_view(view, p, sc[S_DEALER], kind, stock_left, hs, hand, s, best, sc[S_WINNER],
-                              sc[S_LEADER], sc[S_HANDS], params[P_TARGET], sc[S_PLAYED], scores, active)
+                fill_seat_view(params, ws, p, kind, hand, hs, s, best, stock_left)
             move = choose_move(strat, users, tier, params, ws, samp, roll, p, kind, hand, hs, s, best, stock_left,
                                low_only, n, trace)
             if sid < 0:
