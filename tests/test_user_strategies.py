@@ -536,3 +536,16 @@ def test_user_strategy_parameters_in_declared_order(tmp_path):
     assert user_strategy(f"{path}:f").params == (1, 2)
     assert user_strategy(f"{path}:f:b=7").params == (1, 7)
     assert user_strategy(f"{path}:f: b=7 , a=-3").params == (-3, 7)
+
+
+# ---- a user strategy as ismcts's base (its playouts) ----------------------------------------------
+
+@pytest.mark.parametrize("game, twin", [("hearts2", UNIFORM), ("ninety-nine", UNIFORM_ALWAYS)])
+def test_ismcts_with_a_user_base_plays_its_twins_games_in(game, twin):
+    def seats(base: str) -> pd.DataFrame:
+        return _unlabelled(api.simulate(game, games=20, seed=4, seats={0: f"ismcts:iterations=12,base={base}"},
+                                        workers=2).tables["seats"])
+
+    same = seats("random")
+    pd.testing.assert_frame_equal(seats(twin), same)
+    assert not seats(LAST).equals(same)
