@@ -103,6 +103,7 @@ from analyzer.games.hearts2.rules import (
     legal_now,
     lowest,
     mask_to_codes,
+    play_card,
     popcount,
     sample_hidden,
     shown_void,
@@ -241,15 +242,8 @@ def rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, 
             mine = taken0 if seat == 0 else taken1
             theirs = taken1 if seat == 0 else taken0
             card, r0, r1, r2, r3 = choose_move(base, hand, legal, led, mine, theirs, r0, r1, r2, r3)
-        flip = 1 << card
-        h0 ^= flip & (seat - 1)
-        h1 ^= flip & -seat
-        if led < 0:
-            led = card
-        else:
-            leader, taken0, taken1, _ = end_trick(leader, led, card, taken0, taken1, 0)
-            led = -1
-            trick += 1
+        h0, h1, leader, trick, led, taken0, taken1, _ = play_card(seat, card, h0, h1, leader, trick, led, taken0,
+                                                                  taken1, 0)
     return taken0, taken1
 
 
@@ -276,15 +270,8 @@ def rollout_hand_user(users, base, view, codes, rng, h0, h1, dead, first, leader
             legal = legal_now(hand, trick, first, led, h0, h1, dead)
             card, r0, r1, r2, r3 = user_base_move(users, base, seat, hand, legal, led, leader, trick, h0, h1, dead,
                                                   taken0, taken1, ntr0, view, codes, rng, r0, r1, r2, r3)
-        flip = 1 << card
-        h0 ^= flip & (seat - 1)
-        h1 ^= flip & -seat
-        if led < 0:
-            led = card
-        else:
-            leader, taken0, taken1, ntr0 = end_trick(leader, led, card, taken0, taken1, ntr0)
-            led = -1
-            trick += 1
+        h0, h1, leader, trick, led, taken0, taken1, ntr0 = play_card(seat, card, h0, h1, leader, trick, led, taken0,
+                                                                     taken1, ntr0)
     return taken0, taken1
 
 
@@ -541,19 +528,10 @@ def ismcts_move(users, seat, iterations, base, explore, hands, h0, h1, dead, fir
             child, expanded = ismcts.descend(tree, node, n, mover, c_explore, scratch)
             if child < 0:
                 break
-            card = tree.move[child]
             tree.path[depth] = child
             depth += 1
             node = child
-            flip = 1 << card
-            x0 ^= flip & (mover - 1)
-            x1 ^= flip & -mover
-            if ld < 0:
-                ld = card
-            else:
-                lead, t0, t1, n0 = end_trick(lead, ld, card, t0, t1, n0)
-                ld = -1
-                t += 1
+            x0, x1, lead, t, ld, t0, t1, n0 = play_card(mover, tree.move[child], x0, x1, lead, t, ld, t0, t1, n0)
             if expanded:
                 break
         playout_value(users, base, hands, seed, it, search, view, codes, x0, x1, dd, first, lead, t, ld, t0, t1, n0)

@@ -353,6 +353,21 @@ def end_trick(leader: np.int64, led: np.int64, card: np.int64, taken0: np.int64,
 
 
 @njit(cache=True, inline="always")
+def play_card(seat: np.int64, card: np.int64, h0: np.int64, h1: np.int64, leader: np.int64, trick: np.int64,
+              led: np.int64, taken0: np.int64, taken1: np.int64, ntr0: np.int64) -> tuple:
+    """``seat`` plays ``card``: it leaves the seat's hand; it is led, or it ends the trick
+    (``end_trick``: the winner leads the next). Returns (h0, h1, leader, trick, led, taken0,
+    taken1, ntr0), branch-free on the hands."""
+    flip = 1 << card
+    h0 ^= flip & (seat - 1)
+    h1 ^= flip & -seat
+    if led < 0:
+        return h0, h1, leader, trick, card, taken0, taken1, ntr0
+    leader, taken0, taken1, ntr0 = end_trick(leader, led, card, taken0, taken1, ntr0)
+    return h0, h1, leader, trick + 1, -1, taken0, taken1, ntr0
+
+
+@njit(cache=True, inline="always")
 def shown_void(trick: np.int64, led: np.int64, card: np.int64, broken: bool) -> np.int64:
     """Cards a play shows its player no longer holds (public inference): the suit led,
     when the player does not follow it; every non-heart (QS included), when the player
