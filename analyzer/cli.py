@@ -446,6 +446,8 @@ def evaluate(
     exact_limit: int = typer.Option(2000, "--exact-limit", help="Enumerate the hidden cards when at most this many deals are consistent (0: always sample).", metavar="N"),
     infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (e.g. bids) into their hidden cards, where the game can.", metavar=""),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after T seconds.", metavar="T"),
+    method: str = typer.Option("rollout", "--method", help="rollout, or solve: the solver also values every option in the same worlds, every card open (hearts2, two-ten-jack, pitch10).", metavar="NAME"),
+    solve_samples: int = typer.Option(1000, "--solve-samples", help="With --method solve: sampled worlds to solve, at most (about 1 ms each); enumerated worlds are each solved.", metavar="N"),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples.", metavar="N"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
@@ -462,6 +464,7 @@ def evaluate(
     analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2
     analyzer evaluate ninety-nine --record game.jsonl --at 12 --rollout random
     analyzer evaluate hearts2 --position spot.json --precision 0.005
+    analyzer evaluate hearts2 --record game.jsonl --at 5 --method solve
     ```
     """
     from analyzer import api
@@ -495,8 +498,8 @@ def evaluate(
     result = api.evaluate(game, position, record=record, game_index=game_number, at=at, players=players,
                          rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
                          seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json,
-                         confidence=confidence, exact_limit=exact_limit, infer=infer,
-                         notify=lambda text: typer.echo(text, err=True))
+                         confidence=confidence, exact_limit=exact_limit, infer=infer, method=method,
+                         solve_samples=solve_samples, notify=lambda text: typer.echo(text, err=True))
     if csv:
         from analyzer.io import write_text
 
@@ -537,6 +540,8 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
     _say(f"  {facts['method']}: {result.samples:,} samples, {result.elapsed:.1f} s; stopped: {result.stopped}")
     if "effective_samples" in facts:
         typer.echo(f"  effective samples after the inference weights: {facts['effective_samples']:,.0f}")
+    if "solver" in facts:
+        _say(f"  solved: {facts['solver']['value']}")
     if result.samples:
         _print_options(result.table, outcome)
     for name, table in result.tables.items():
@@ -579,6 +584,9 @@ def _print_options(table, outcome: str) -> None:
     out.add_column(outcome, justify="right")
     out.add_column("P(best)", justify="right")
     out.add_column("samples", justify="right")
+    solved = "solved" in table.columns  # --method solve: the solver's mean value, every card open
+    if solved:
+        out.add_column("solved", justify="right")
     out.add_column("", justify="left")
     binary = table[outcome + "_hi"].max() <= 1 and table[outcome].min() >= 0
     for _, row in table.iterrows():
@@ -586,8 +594,10 @@ def _print_options(table, outcome: str) -> None:
         half = (row[outcome + "_hi"] - row[outcome + "_lo"]) / 2
         value = (f"{100 * row[outcome]:.1f}% ±{100 * half:.1f}" if binary and outcome != "points"
                  else f"{row[outcome]:.2f} ±{half:.2f}")
-        out.add_row(str(row["rank"]), row["option"], win, value, f"{row['p_best']:.3f}", f"{row['samples']:,}",
-                    "dropped" if row["dropped"] else "")
+        cells = [str(row["rank"]), row["option"], win, value, f"{row['p_best']:.3f}", f"{row['samples']:,}"]
+        if solved:
+            cells.append(f"{row['solved']:.2f} ±{(row['solved_hi'] - row['solved_lo']) / 2:.2f}")
+        out.add_row(*cells, "dropped" if row["dropped"] else "")
     console = Console()
     if not console.is_terminal:
         console = Console(width=80)

@@ -31,6 +31,11 @@ Here the samples are spent, and the numbers made to agree with each other:
   not a points outcome) is within +-precision, at **time**, or when the samples are spent.
 - **Intervals**: Wilson for every proportion (at the effective sample size when samples
   are weighted or stratified), so always inside [0, 1]; normal for points.
+- **The solver beside the rollouts** (``method="solve"``, games with a perfect-information
+  solver): the first ``solve_samples`` samples' worlds are also solved exactly for every
+  option (everyone then plays seeing every card), on the same hidden cards the rollouts
+  play (paired); the table gains the solver's mean value per option (``solved``), its
+  interval and its paired difference to the solver's best. The ranking stays the rollouts'.
 """
 
 from __future__ import annotations
@@ -48,6 +53,8 @@ from analyzer.results import Result
 from analyzer.stats import Z95, OptionStats, normal_quantile, prob_best, proportion_interval
 
 FIRST_ROUND = 256
+SOLVE_SAMPLES = 1000  # worlds the solver values, at most (a solve costs about a millisecond; a rollout microseconds)
+METHODS = ("rollout", "solve")
 RACE_ALPHA = 0.05     # racing's chance, over every look, of ever dropping an option as good as the best
 EXACT_LIMIT = 2000    # enumerate the worlds when at most this many are consistent
 
@@ -65,6 +72,8 @@ class Worlds:
     run: Callable[[int, int, np.ndarray, int, int], np.ndarray]
     # (seed, start, option codes, n, threads) -> int64[n, k, 2], like Evaluation.run, with
     # sample start + j played in world (start + j) % W instead of a sampled one
+    solve: Callable[[int, int, np.ndarray, int, int], np.ndarray] | None = None
+    # like Evaluation.solve, in those worlds
 
 
 @dataclass
@@ -85,6 +94,10 @@ class Evaluation:
 
     ``worlds(limit)``: the consistent worlds with their exact weights when they number at
     most ``limit``, else None (then samples are drawn). None: the game cannot enumerate.
+
+    ``solve(seed, start, codes, n, threads)`` (games with a solver): int64[n, k], the exact
+    value of each option with every card open (``solve_value`` says what it counts) in the
+    worlds of samples ``start .. start + n - 1``, the very hidden cards ``run`` plays them in.
     """
 
     seat: int
@@ -99,6 +112,8 @@ class Evaluation:
     worlds: Callable[[int], Worlds | None] | None = None
     weighted: bool = False
     lower_is_better: bool = False      # of the hand outcome (points taken, went over)
+    solve: Callable[..., Any] | None = None
+    solve_value: str = ""              # what a solver value counts (the game's solver.VALUE)
 
 
 @dataclass
@@ -151,7 +166,18 @@ class EvaluationResult(Result):
             line += "; the rest are clearly worse" if len(kept) else "; every other option is clearly worse"
         if not sure:
             line += " (more --samples or --time would tell them apart)"
-        return line + "."
+        return line + "." + self._solver_sentence()
+
+    def _solver_sentence(self) -> str:
+        """What the solver says, with --method solve: its best option, and whether it agrees."""
+        solver = self.facts.get("solver")
+        if not solver:
+            return ""
+        t = self.table
+        row = t.loc[t["solved"].idxmax()]
+        agree = "agrees" if row["option"] == t.iloc[0]["option"] else "differs"
+        return (f" With every card open (solved in {solver['samples']:,} of these worlds) {row['option']} is best: "
+                f"{row['solved']:.2f} [{row['solved_lo']:.2f}, {row['solved_hi']:.2f}]; the solver {agree}.")
 
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "position": self.position, "samples": self.samples,
@@ -164,6 +190,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
              samples: int = 20_000, precision: float | None = None, seconds: float | None = None,
              seed: int = 0, workers: int | None = None, progress: bool = False,
              confidence: float = 0.95, exact_limit: int = EXACT_LIMIT, infer: bool = True,
+             method: str = "rollout", solve_samples: int = SOLVE_SAMPLES,
              notify: Callable[[str], None] | None = None) -> EvaluationResult:
     """Evaluate every legal option of a position; returns a ranked table (DataFrame).
 
@@ -172,6 +199,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     players' earlier choices into the hidden cards where it can (e.g. the bids).
     ``confidence``: the P(best) at which the best option counts as separated. ``notify``
     receives a one-line estimate of the run time when the budget looks longer than a minute.
+    ``method="solve"``: the solver also values every option in the worlds of the first
+    ``solve_samples`` samples (module docstring).
     """
     from analyzer import api
     from analyzer import games as registry
@@ -189,6 +218,13 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         raise AnalyzerError(f"--confidence must be between 0.5 and 1, not {confidence}")
     if exact_limit < 0:
         raise AnalyzerError(f"--exact-limit must be at least 0, not {exact_limit}")
+    if method not in METHODS:
+        raise AnalyzerError(f"--method must be one of {', '.join(METHODS)}, not {method!r}")
+    if method == "solve" and not spec.has_solver:
+        have = ", ".join(n for n in registry.names() if registry.get(n).has_solver) or "none yet"
+        raise AnalyzerError(f"--method solve is not available for {spec.name} (games with a solver: {have})")
+    if isinstance(solve_samples, bool) or not isinstance(solve_samples, (int, np.integer)) or solve_samples < 1:
+        raise AnalyzerError(f"--solve-samples must be a positive integer, not {solve_samples!r}")
     seed = api.check_seed(seed)
     if record is not None:
         position = _position_from_record(spec, record, game_index, at)
@@ -218,6 +254,9 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
             ev.worlds = _guarded_worlds(spec, user_labels, ev.worlds)
     groups = option_groups(ev)
     plan = _Plan(ev, groups, samples, confidence, exact_limit)
+    solving = method == "solve"
+    if solving and plan.solve is None:
+        raise AnalyzerError(f"--method solve: {spec.name}'s solver cannot value this position")
     started = time.perf_counter()
     if len(groups) == 1:
         # a forced move (or only equivalent ones): nothing to spend samples on
@@ -225,6 +264,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         return _result(spec.name, position, ev, plan, OptionStats(1), [0], 0, started, stopped, {})
     threads = set_workers(workers)
     stats = OptionStats(len(groups), None if plan.worlds is None else plan.worlds.weights)
+    solved = OptionStats(len(groups), None if plan.worlds is None else plan.worlds.weights) if solving else None
+    all_codes = np.array([ev.options[g[0]] for g in groups], dtype=np.int64)
     active = list(range(len(groups)))
     done, stopped = 0, ""
     bar = Progress(plan.budget, f"evaluate {spec.name}", progress)
@@ -235,6 +276,9 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
             out = call_interruptibly(plan.run, seed, done, codes, size, threads)
             result, weights = out if ev.weighted else (out, None)
             stats.add(active, result, done, weights)
+            if solved is not None and solved.samples(0) < plan.solve_target(solve_samples):
+                _solve_round(plan, solved, seed, done, all_codes,
+                             min(size, plan.solve_target(solve_samples) - solved.samples(0)), threads, weights)
             now = time.perf_counter()
             if looked == 1 and notify is not None:  # the second round: the compile is behind us
                 _estimate(notify, now - round_started, size, plan.budget - done, seconds)
@@ -262,7 +306,18 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         bar.close()
     extra: dict[str, pd.DataFrame] = _user_call(
         spec, user_labels, lambda: spec.extra_tables(resolved, position, strat, samples, seed, threads, **kernel))
-    return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra)
+    return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra, solved)
+
+
+def _solve_round(plan: "_Plan", solved: OptionStats, seed: int, start: int, codes: np.ndarray, n: int,
+                 threads: int, weights: np.ndarray | None) -> None:
+    """The solver's values of every option in the worlds of samples ``start .. start + n - 1``,
+    added to ``solved`` (both columns hold the value: OptionStats pairs two)."""
+    from analyzer.runner import call_interruptibly
+
+    values = call_interruptibly(plan.solve, seed, start, codes, n, threads)
+    solved.add(list(range(len(codes))), np.stack([values, values], axis=-1), start,
+               None if weights is None else weights[:n])
 
 
 def _user_call(spec, labels: list[str], call: Callable[[], Any]) -> Any:
@@ -330,11 +385,13 @@ class _Plan:
             self.first = w * max(2, -(-FIRST_ROUND // w))
             self.budget = max(samples, self.first)
             self.run = self.worlds.run
+            self.solve = self.worlds.solve
         else:
             self.unit = 1
             self.first = FIRST_ROUND
             self.budget = samples
             self.run = ev.run
+            self.solve = ev.solve
         self.looks = len(self._sizes())
         # Bonferroni over every look and every option but the best
         self.race_z = normal_quantile(1 - RACE_ALPHA / max(1, (len(groups) - 1) * self.looks))
@@ -351,6 +408,12 @@ class _Plan:
 
     def rounds(self):
         yield from self._sizes()
+
+    def solve_target(self, solve_samples: int) -> int:
+        """Samples whose worlds the solver values: ``solve_samples``, or with enumerated worlds
+        each world twice (the first round's share; a solve is exact, so within a world its
+        variance is zero, and two samples make that a measured zero)."""
+        return solve_samples if self.worlds is None else 2 * len(self.worlds.weights)
 
     @property
     def method(self) -> str:
@@ -417,14 +480,19 @@ def _interval(stats: OptionStats, i: int, col: int, proportion: bool) -> tuple[f
 
 def _result(game: str, position: dict[str, Any], ev: Evaluation, plan: _Plan, stats: OptionStats,
             active: list[int], done: int, started: float, stopped: str,
-            tables_extra: dict[str, pd.DataFrame]) -> EvaluationResult:
+            tables_extra: dict[str, pd.DataFrame], solved: OptionStats | None = None) -> EvaluationResult:
     table, ranked_by = _table(ev, plan.groups, stats, active)
+    if solved is not None and solved.samples(0) > 0:
+        table = _with_solver(table, ev, plan.groups, solved)
     facts: dict[str, Any] = {"method": plan.method if done else "nothing to sample", "ranked_by": ranked_by, "looks": plan.looks,
                              "race_z": round(plan.race_z, 3), "race_alpha": RACE_ALPHA,
                              "description": ev.description, "seat": ev.seat, "confidence": plan.confidence,
                              "options_legal": list(ev.names), "lower_is_better": ev.lower_is_better}
     if ev.weighted and done:
         facts["effective_samples"] = round(stats.effective_samples(0), 1)
+    if solved is not None and solved.samples(0) > 0:
+        best = table.loc[table["solved"].idxmax(), "option"]
+        facts["solver"] = {"samples": int(solved.samples(0)), "value": ev.solve_value, "best": best}
     return EvaluationResult(game, position, done, time.perf_counter() - started, stopped,
                             {"options": table, **tables_extra}, facts)
 
@@ -462,6 +530,22 @@ def _table(ev: Evaluation, groups: list[list[int]], stats: OptionStats,
     frame = pd.DataFrame([rows[g] for g in order]).reset_index(drop=True)
     frame.insert(0, "rank", range(1, len(frame) + 1))
     return frame, ("win" if col == 1 else ev.outcome)
+
+
+def _with_solver(table: pd.DataFrame, ev: Evaluation, groups: list[list[int]], solved: OptionStats) -> pd.DataFrame:
+    """The table with the solver's columns: ``solved`` (mean exact value, every card open),
+    its 95% normal interval, and the paired difference to the option the solver rates best
+    (``solved_diff``, ``solved_diff_se``), over the same worlds."""
+    names = ["/".join(ev.names[i] for i in g) for g in groups]
+    means = [solved.mean_var(g, 0)[0] + 0.0 for g in range(len(groups))]  # (+ 0.0: no -0.0 shown)
+    top = int(np.argmax(means))
+    extra = {}
+    for g, name in enumerate(names):
+        lo, hi = _interval(solved, g, 0, False)
+        d, se = solved.diff(g, top, 0)
+        extra[name] = {"solved": means[g], "solved_lo": lo + 0.0, "solved_hi": hi + 0.0, "solved_diff": d + 0.0,
+                       "solved_diff_se": se}
+    return table.join(pd.DataFrame([extra[o] for o in table["option"]], index=table.index))
 
 
 def option_groups(ev: Evaluation) -> list[list[int]]:

@@ -797,10 +797,25 @@ def sample_many(seed, pool, forced, n, out):
         out[j, 1] = dd
 
 
+@njit(cache=True, inline="always")
+def world_of(seed, j, pos, worlds, rng):
+    """The hidden cards of evaluation sample ``j``: (opponent's hand, dead cards). With
+    ``worlds`` (enumerated dead-card masks) sample j is world j mod W, the opponent holding
+    the rest of the pool; else a draw of ``sample_hidden`` from sample j's DEAL stream
+    (``rng``, uint64[4], overwritten). evaluate_block and solve_block share it, so the
+    solver values the very worlds the rollouts play (paired)."""
+    if worlds.shape[0] > 0:
+        dd = worlds[j % worlds.shape[0]]
+        return pos.pool & ~dd, dd
+    seed_stream(rng, seed, j, DEAL)
+    opp, dd, _, _, _, _ = sample_hidden(pos.pool, pos.forced_dead, rng[0], rng[1], rng[2], rng[3])
+    return opp, dd
+
+
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo, hi, users, tier):
     """Samples ``lo .. hi - 1`` (see evaluate_chunk)."""
-    seat, own, pool = pos.seat, pos.own, pos.pool
+    seat, own = pos.seat, pos.own
     ws = workspace(params, strat)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
@@ -808,13 +823,7 @@ def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo,
     sample_rng = np.zeros(4, dtype=np.uint64)
     for j in range(lo, hi):
         # the same hidden cards and the same future for every option (common random numbers)
-        if worlds.shape[0] > 0:  # enumerated: sample j is played in world j mod W
-            dd = worlds[(start + j) % worlds.shape[0]]
-            opp = pool & ~dd
-        else:
-            seed_stream(sample_rng, seed, start + j, DEAL)
-            opp, dd, _, _, _, _ = sample_hidden(pool, pos.forced_dead, sample_rng[0], sample_rng[1], sample_rng[2],
-                                                sample_rng[3])
+        opp, dd = world_of(seed, start + j, pos, worlds, sample_rng)
         h0 = own if seat == 0 else opp
         h1 = opp if seat == 0 else own
         for i in range(options.shape[0]):
@@ -845,6 +854,37 @@ def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nbl
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, pos, options, worlds, result, b * n // nblocks,
                        (b + 1) * n // nblocks, users, tier)
+
+
+@njit(cache=True)
+def solve_block(seed, start, pos, options, worlds, result, lo, hi):
+    """Samples ``lo .. hi - 1`` of solve_chunk, in a solver table of this block's own."""
+    search = search_arrays(np.zeros((1 << PIMC_TT_BITS, 3), dtype=np.int64), 1)
+    rng = np.zeros(4, dtype=np.uint64)
+    seat = pos.seat
+    for j in range(lo, hi):
+        opp, dd = world_of(seed, start + j, pos, worlds, rng)
+        search.stamp[0] += 1  # a new world: the table's entries of earlier ones do not apply
+        a = pos.own if seat == 0 else opp
+        b = opp if seat == 0 else pos.own
+        n, _ = solve_moves_on(a, b, dd, seat, pos.led, pos.taken0, pos.taken1, search.tt, search.stamp[0],
+                              search.moves, search.values, search.stack)
+        for i in range(options.shape[0]):
+            for m in range(n):
+                if search.moves[m] == options[i]:
+                    result[j, i] = search.values[m]
+
+
+@njit(parallel=True, cache=True)
+def solve_chunk(seed, start, pos, options, worlds, result, nblocks):
+    """``evaluate --method solve``: every option's exact value, with every card open, in the
+    worlds of evaluation samples ``start .. start + len(result) - 1`` (the hidden cards
+    evaluate_chunk plays them in: ``world_of``). ``pos`` the ``codes.Position``; options
+    int64[k] legal card codes; result int64[n, k] (written): the opponent's points minus
+    the seat's at the hand's end (solver.solve_moves_on) after the seat plays option i."""
+    n = result.shape[0]
+    for b in prange(nblocks):
+        solve_block(seed, start, pos, options, worlds, result, b * n // nblocks, (b + 1) * n // nblocks)
 
 
 # ---- a position from its public history -----------------------------------------------------------

@@ -148,16 +148,28 @@ class Hearts2Spec(GameSpec):
                 return result
             return run
 
+        compiled = self.module("kernel")  # solve_chunk plays no strategy: no user slots
+
+        def solver(worlds):  # --method solve: the same worlds as runner's, each solved with every card open
+            def solve(seed, start, codes, n, threads):
+                result = np.zeros((n, len(codes)), dtype=np.int64)
+                compiled.solve_chunk(np.uint64(seed), np.int64(start), pos, np.asarray(codes, dtype=np.int64), worlds,
+                                   result, np.int64(max(1, min(n, 4 * threads))))
+                return result
+            return solve
+
         def worlds(limit: int):
             dead = dead_worlds(pos.pool, pos.forced_dead, limit)
-            return None if dead is None else Worlds(np.ones(len(dead)), runner(dead))
+            return None if dead is None else Worlds(np.ones(len(dead)), runner(dead), solver(dead))
 
         options = _cards(pos.legal)
+        no_worlds = np.zeros(0, dtype=np.int64)
         return Evaluation(seat=pos.seat, options=options, names=[token(c) for c in options],
-                          outcome="points", outcome_binary=False, run=runner(np.zeros(0, dtype=np.int64)),
+                          outcome="points", outcome_binary=False, run=runner(no_worlds),
                           description=f"seat {pos.seat}, trick {pos.trick + 1}",
                           groups=equivalent_cards(options, pos.pool, pos.led),
-                          worlds=worlds, lower_is_better=True)
+                          worlds=worlds, lower_is_better=True, solve=solver(no_worlds),
+                          solve_value=self.module("solver").VALUE)
 
     def hidden_samples(self, rules: dict[str, Any], position: dict[str, Any], n: int, seed: int = 0):
         """``n`` samples of what the seat cannot see: int64[n, 2] masks (opponent's hand,

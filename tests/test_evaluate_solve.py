@@ -1,0 +1,90 @@
+"""``evaluate --method solve``: the solver values every option in the worlds the rollouts
+play (paired). Checked against ``analyzer solve`` run on each of those worlds written out
+as a full-information position (a separate entry: the solver's Python front end), the
+worlds drawn by the game's ``hidden_samples`` (the sampler mc and evaluate draw from)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from analyzer import api, records
+from analyzer.cards import token
+from analyzer.errors import AnalyzerError
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory):
+    path = tmp_path_factory.mktemp("evaluate_solve") / "h.jsonl"
+    path.write_text(records.to_jsonl(api.play("hearts2", seed=3, index=0, rules={"target": 15})))
+    return path
+
+
+def _cards(mask: int) -> list[str]:
+    return [token(c) for c in range(64) if (int(mask) >> c) & 1]
+
+
+@pytest.mark.parametrize("at", [4, 9, 16])
+def test_the_solver_column_is_the_mean_of_solving_each_sampled_world(record, at):
+    from analyzer import games
+    from analyzer.games.hearts2 import solver
+
+    spec = games.get("hearts2")
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    n, seed = 24, 11
+    result = api.evaluate("hearts2", record=str(record), at=at, method="solve", solve_samples=n, samples=256,
+                          exact_limit=0, seed=seed)
+    assert result.facts["solver"]["samples"] == n
+    truth = solver.position_at(events, at)       # every card as the record has it
+    seat = truth["turn"]
+    seen = spec.position_from_record(events, at)  # what the seat knows
+    worlds = spec.hidden_samples(spec.resolve_rules(events[0].get("rules")), seen, n, seed=seed)
+    values: dict[str, list[int]] = {}
+    for opp, dead in worlds:
+        world = dict(truth, dead=_cards(dead))
+        world["hands"] = [list(h) for h in truth["hands"]]
+        world["hands"][1 - seat] = _cards(opp)
+        for row in api.solve("hearts2", world).tables["options"].itertuples():
+            values.setdefault(row.option, []).append(row.value)
+    for row in result.table.itertuples():
+        first = row.option.split("/")[0]
+        assert row.solved == pytest.approx(np.mean(values[first]), abs=1e-9), row.option
+        for card in row.option.split("/"):  # equivalent cards: the same value in every world
+            assert values[card] == values[first]
+    top = max(result.table.itertuples(), key=lambda r: r.solved)
+    assert result.facts["solver"]["best"] == top.option
+    assert all(result.table["solved_lo"] <= result.table["solved"])
+    assert (result.table["solved_diff"] <= 1e-9).all()
+
+
+def test_enumerated_worlds_are_each_solved_and_exact(record):
+    result = api.evaluate("hearts2", record=str(record), at=22, method="solve", samples=2000)
+    assert result.facts["method"].startswith("exact over")
+    worlds = int(result.facts["method"].split()[2].replace(",", ""))
+    assert result.facts["solver"]["samples"] == 2 * worlds
+    assert (result.table["solved_hi"] - result.table["solved_lo"]).abs().max() < 1e-9  # a solve is exact
+
+
+def test_solve_method_on_the_command_line(record, cli):
+    code, out, err = cli("evaluate", "hearts2", "--record", str(record), "--at", "9", "--method", "solve",
+                         "--samples", "512", "--solve-samples", "64")
+    assert code == 0, err
+    assert "solved" in out and "With every card open" in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    code, out, err = cli("evaluate", "hearts2", "--record", str(record), "--at", "9", "--method", "solve",
+                         "--samples", "512", "--solve-samples", "64", "--exact-limit", "0", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["solver"]["samples"] == 64 and "opponent's points" in data["solver"]["value"]
+
+
+def test_solve_method_refusals(record, cli):
+    with pytest.raises(AnalyzerError, match="--method solve is not available for ninety-nine"):
+        api.evaluate("ninety-nine", {"hand": "KS 4D 7C", "total": 92, "chips": "3,1,2"}, method="solve")
+    with pytest.raises(AnalyzerError, match="--method must be one of rollout, solve"):
+        api.evaluate("hearts2", record=str(record), at=9, method="exact")
+    code, out, err = cli("evaluate", "hearts2", "--record", str(record), "--at", "9", "--solve-samples", "0",
+                         "--method", "solve")
+    assert code != 0 and len(err.strip().splitlines()) == 1 and "--solve-samples" in err
