@@ -256,7 +256,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     plan = _Plan(ev, groups, samples, confidence, exact_limit)
     solving = method == "solve"
     if solving and plan.solve is None:
-        raise AnalyzerError(f"--method solve: {spec.name}'s solver cannot value this position")
+        raise AnalyzerError(f"--method solve: {spec.name}'s solver does not value this decision ({ev.description})"[:300])
     started = time.perf_counter()
     if len(groups) == 1:
         # a forced move (or only equivalent ones): nothing to spend samples on

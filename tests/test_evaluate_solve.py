@@ -88,3 +88,44 @@ def test_solve_method_refusals(record, cli):
     code, out, err = cli("evaluate", "hearts2", "--record", str(record), "--at", "9", "--solve-samples", "0",
                          "--method", "solve")
     assert code != 0 and len(err.strip().splitlines()) == 1 and "--solve-samples" in err
+
+
+def test_pitch10_solver_column_is_the_mean_of_solving_each_sampled_world(tmp_path):
+    """A play decision of a Pitch record: the same check as hearts2's, the worlds the
+    other seats' trumps (hidden_samples, drawn as the evaluation draws them)."""
+    from analyzer import games
+    from analyzer.games.pitch10 import solver
+    from analyzer.games.pitch10.rules import CARD_AT
+
+    spec = games.get("pitch10")
+    path = tmp_path / "p.jsonl"
+    path.write_text(records.to_jsonl(api.play("pitch10", seed=2, index=0)))
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    decisions = [e for e in events if e["ev"] == "decide"]
+    plays = [k for k, e in enumerate(decisions, 1) if e["kind"] == "play" and len(e["legal"]) > 1]
+    at = plays[1]
+    n, seed = 16, 5
+    result = api.evaluate("pitch10", record=str(path), at=at, method="solve", solve_samples=n, samples=256,
+                          exact_limit=0, infer=False, seed=seed)
+    truth = solver.position_at(events, at)
+    seat = truth["turn"]
+    trump = "CDHS".index(truth["trump"]) if isinstance(truth["trump"], str) else truth["trump"]
+    seen = spec.position_from_record(events, at)
+    drawn = spec.hidden_samples(spec.resolve_rules(events[0].get("rules")), seen, n, seed=seed, infer=False,
+                                complete=False)["h16"]
+    values: dict[str, list[int]] = {}
+    for world in drawn:
+        pos = dict(truth)
+        pos["hands"] = [list(h) for h in truth["hands"]]
+        for s in range(4):
+            if s != seat:
+                pos["hands"][s] = [spec.move_name(int(CARD_AT[trump, k])) for k in range(16) if (int(world[s]) >> k) & 1]
+        for row in api.solve("pitch10", pos).tables["options"].itertuples():
+            values.setdefault(row.option, []).append(row.value)
+    assert result.facts["solver"]["samples"] == n
+    for row in result.table.itertuples():
+        first = row.option.split("/")[0]
+        assert row.solved == pytest.approx(np.mean(values[first]), abs=1e-9), row.option
+    with pytest.raises(AnalyzerError, match="does not value this decision"):
+        bid = next(k for k, e in enumerate(decisions, 1) if e["kind"] == "bid" and len(e["legal"]) > 1)
+        api.evaluate("pitch10", record=str(path), at=bid, method="solve", samples=256)

@@ -1675,6 +1675,25 @@ def load_position(params, ws, me, dealer, scores, hand54, bids, trump, received,
 
 
 
+@njit(cache=True, inline="always")
+def world_of(seed, j, base_ws, samp, seat, worlds, rng, strat, infer, complete, buf):
+    """Put the hidden cards of evaluation sample ``j`` into ``samp``: with ``worlds``
+    (int64[W, 4]) world j mod W's trumps for the other seats (their discards unknown), else a
+    draw of ``sample_state`` from sample j's DEAL stream (``rng``, uint64[4], overwritten;
+    ``buf`` its scratch). False when no draw fitted the bids (``infer``). evaluate_block and
+    solve_block share it, so the solver values the very worlds the rollouts play (paired)."""
+    seed_stream(rng, seed, j, DEAL)
+    if worlds.shape[0] > 0:
+        copy_bundle(base_ws, samp)
+        w = j % worlds.shape[0]
+        for s in range(4):
+            if s != seat:
+                samp.h16[s] = worlds[w, s]
+                samp.disc[s] = 0
+        return True
+    return sample_state(base_ws, samp, seat, rng, strat, infer, complete, buf) >= 0
+
+
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, lo, hi, bid_decision,
                    infer, complete, users, tier):
@@ -1700,15 +1719,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
     if samp.sc[S_PHASE] > PH_TRUMP:
         prepare_hidden(samp, seat)  # samp's fw: copy_bundle leaves it alone
     for j in range(lo, hi):
-        seed_stream(sample_rng, seed, start + j, DEAL)
-        if nw > 0:
-            copy_bundle(base_ws, samp)
-            w = (start + j) % nw
-            for s in range(4):
-                if s != seat:
-                    samp.h16[s] = worlds[w, s]
-                    samp.disc[s] = 0
-        elif sample_state(base_ws, samp, seat, sample_rng, strat, infer, complete, buf) < 0:
+        if not world_of(seed, start + j, base_ws, samp, seat, worlds, sample_rng, strat, infer, complete, buf):
             for i in range(options.shape[0]):
                 result[j, i, 0] = -998
             continue
@@ -1735,6 +1746,49 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, worlds, r
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, b * n // nblocks,
                        (b + 1) * n // nblocks, bid_decision, infer, complete, users, tier)
+
+
+@njit(cache=True)
+def solve_block(seed, start, params, strat, base_ws, seat, options, worlds, result, lo, hi, infer, complete):
+    """Samples ``lo .. hi - 1`` of solve_chunk, in a solver table of this block's own (its
+    entries stay valid from world to world: solver.solve_moves_on)."""
+    samp = workspace(params)
+    sample_rng = np.zeros(4, dtype=np.uint64)
+    buf = np.zeros(64, dtype=np.int64)
+    tt = np.zeros((1 << PIMC_TT_BITS, 3), dtype=np.int64)
+    stack = np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64)
+    moves = np.zeros(16, dtype=np.int64)
+    values = np.zeros(16, dtype=np.int64)
+    copy_bundle(base_ws, samp)
+    if samp.sc[S_PHASE] > PH_TRUMP:
+        prepare_hidden(samp, seat)  # as evaluate_block: samp's fw, which copy_bundle leaves alone
+    trump = base_ws.sc[S_TRUMP]
+    for j in range(lo, hi):
+        if not world_of(seed, start + j, base_ws, samp, seat, worlds, sample_rng, strat, infer, complete, buf):
+            for i in range(options.shape[0]):
+                result[j, i] = -998
+            continue
+        sc = samp.sc
+        n, _ = solve_moves_on(samp.h16, sc[S_LEADER], seat, sc[S_WIN_K], sc[S_WIN_SEAT], sc[S_POINTS],
+                              samp.taken[0], samp.taken[1], tt, moves, values, stack)
+        for i in range(options.shape[0]):
+            strength = STRENGTH[trump, options[i]]
+            for m in range(n):
+                if moves[m] == strength:
+                    result[j, i] = values[m]
+
+
+@njit(parallel=True, cache=True)
+def solve_chunk(seed, start, params, strat, base_ws, seat, options, worlds, result, nblocks, infer, complete):
+    """``evaluate --method solve`` in a play decision: every option's exact value with every
+    hand open (solver.solve_moves_on: the points of this round the seat's team takes), in the
+    worlds of evaluation samples ``start .. start + len(result) - 1`` (``world_of``: the
+    hidden cards evaluate_chunk plays them in). options int64[k] card codes; result
+    int64[n, k] (written; -998 for a sample no draw fitted the bids)."""
+    n = result.shape[0]
+    for b in prange(nblocks):
+        solve_block(seed, start, params, strat, base_ws, seat, options, worlds, result, b * n // nblocks,
+                    (b + 1) * n // nblocks, infer, complete)
 
 
 @njit(cache=True)

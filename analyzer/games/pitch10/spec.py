@@ -220,11 +220,26 @@ class Pitch10Spec(GameSpec):
                 return result
             return run
 
+        compiled = self.module("kernel")  # solve_chunk plays no strategy: no user slots
+        play = pos.kind == "play"
+
+        def solver(worlds):  # --method solve (play decisions): runner's worlds, each solved with every hand open
+            def solve(seed, start, codes, n, threads):
+                result = np.zeros((n, len(codes)), dtype=np.int64)
+                compiled.solve_chunk(np.uint64(seed), np.int64(start), params, strat, ws, pos.seat,
+                                     np.asarray(codes, dtype=np.int64), worlds, result,
+                                     np.int64(max(1, min(n, 4 * threads))), informative, has_mc)
+                if n and (result[:, 0] == -998).any():
+                    raise AnalyzerError(f"no deal fitting the bids was found in {kernel.MAX_TRIES:,} draws "
+                                        "for a sample: evaluate without inference (--no-infer)")
+                return result
+            return solve if play else None
+
         def worlds(limit: int):
             if informative or has_mc or pos.kind not in ("play", "discard"):
                 return None
             found = enumerate_worlds(ws, pos.seat, limit)
-            return None if found is None else Worlds(found[1], runner(found[0]))
+            return None if found is None else Worlds(found[1], runner(found[0]), solver(found[0]))
 
         if bid:
             outcome_view = "the seat's team's score change this hand"
@@ -242,7 +257,9 @@ class Pitch10Spec(GameSpec):
         return Evaluation(seat=pos.seat, options=pos.legal, names=[self.move_name(m) for m in pos.legal],
                           outcome="score_change" if bid else "made_bid", outcome_binary=not bid,
                           run=runner(np.zeros((0, 4), dtype=np.int64)), description=text, extra=extra,
-                          groups=equivalent_options(pos, ws), worlds=worlds, lower_is_better=lower)
+                          groups=equivalent_options(pos, ws), worlds=worlds, lower_is_better=lower,
+                          solve=solver(np.zeros((0, 4), dtype=np.int64)),
+                          solve_value=self.module("solver").VALUE)
 
     def hidden_samples(self, rules: dict[str, Any], position: dict[str, Any], n: int, seed: int = 0, strat=None,
                        infer: bool = False, complete: bool = True) -> dict[str, "np.ndarray"]:
