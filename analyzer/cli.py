@@ -447,7 +447,7 @@ def evaluate(
     infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (e.g. bids) into their hidden cards, where the game can.", metavar=""),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after T seconds.", metavar="T"),
     method: str = typer.Option("rollout", "--method", help="rollout, or solve: the solver also values every option in the same worlds, every card open (hearts2, two-ten-jack, pitch10).", metavar="NAME"),
-    solve_samples: int = typer.Option(1000, "--solve-samples", help="With --method solve: sampled worlds to solve, at most (about 1 ms each); enumerated worlds are each solved.", metavar="N"),
+    solve_samples: int = typer.Option(1000, "--solve-samples", help="With --method solve: sampled worlds to solve, at most (about 1 ms each); enumerated worlds are each solved twice.", metavar="N"),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples.", metavar="N"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),

@@ -114,6 +114,7 @@ class Evaluation:
     lower_is_better: bool = False      # of the hand outcome (points taken, went over)
     solve: Callable[..., Any] | None = None
     solve_value: str = ""              # what a solver value counts (the game's solver.VALUE)
+    solve_refusal: str = ""            # why ``solve`` is None in this position (the one-line error)
 
 
 @dataclass
@@ -256,7 +257,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     plan = _Plan(ev, groups, samples, confidence, exact_limit)
     solving = method == "solve"
     if solving and plan.solve is None:
-        raise AnalyzerError(f"--method solve: {spec.name}'s solver does not value this decision ({ev.description})"[:300])
+        why = ev.solve_refusal or f"it does not value this decision ({ev.description})"
+        raise AnalyzerError(f"--method solve in {spec.name}: {why}"[:300])
     started = time.perf_counter()
     if len(groups) == 1:
         # a forced move (or only equivalent ones): nothing to spend samples on

@@ -126,6 +126,37 @@ def test_pitch10_solver_column_is_the_mean_of_solving_each_sampled_world(tmp_pat
     for row in result.table.itertuples():
         first = row.option.split("/")[0]
         assert row.solved == pytest.approx(np.mean(values[first]), abs=1e-9), row.option
-    with pytest.raises(AnalyzerError, match="does not value this decision"):
+    with pytest.raises(AnalyzerError, match="--method solve in pitch10: it does not value this decision"):
         bid = next(k for k, e in enumerate(decisions, 1) if e["kind"] == "bid" and len(e["legal"]) > 1)
         api.evaluate("pitch10", record=str(path), at=bid, method="solve", samples=256)
+
+
+def test_two_ten_jack_solver_column_once_the_stock_is_gone_is_the_exact_value(tmp_path):
+    """With the stock gone the other hand is the unseen cards: one world, the true deal, so
+    every option's solved value is ``analyzer solve``'s on the record's position. Earlier
+    in the round (at most 14 tricks left) the stock's order is drawn too; at the first lead
+    the solver is refused in one line."""
+    from analyzer.games.two_ten_jack import solver
+
+    path = tmp_path / "t.jsonl"
+    path.write_text(records.to_jsonl(api.play("two-ten-jack", seed=3, index=0)))
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    decisions = [e for e in events if e["ev"] == "decide"]
+    late = [k for k in range(1, len(decisions) + 1)
+            if len(solver.position_at(events, k)["stock"]) == 0 and len(decisions[k - 1]["legal"]) > 1]
+    assert late
+    for at in late[:3]:
+        result = api.evaluate("two-ten-jack", record=str(path), at=at, method="solve", samples=256)
+        exact = api.solve("two-ten-jack", record=str(path), at=at).tables["options"]
+        values = dict(zip(exact["option"], exact["value"]))
+        for row in result.table.itertuples():
+            for option in row.option.split("/"):
+                assert row.solved == pytest.approx(values[option], abs=1e-9), (at, option)
+    middle = next(k for k in range(1, len(decisions) + 1)
+                  if 0 < len(solver.position_at(events, k)["stock"]) <= 8 and len(decisions[k - 1]["legal"]) > 1)
+    result = api.evaluate("two-ten-jack", record=str(path), at=middle, method="solve", samples=256,
+                          solve_samples=16, exact_limit=0)
+    assert result.facts["solver"]["samples"] == 16
+    assert ((result.table["solved"] >= -35) & (result.table["solved"] <= 35)).all()
+    with pytest.raises(AnalyzerError, match="tricks are left in this round; the solver values the last 14"):
+        api.evaluate("two-ten-jack", record=str(path), at=1, method="solve", samples=256)

@@ -1115,6 +1115,19 @@ def sample_hands(ws, seat, seed, n, out):
         out[j] = hidden_hand(ws, seat, pool, cum, total, ok, rng)
 
 
+@njit(cache=True, inline="always")
+def hidden_of(seed, j, base_ws, seat, pool, cum, total, ok, worlds, rng):
+    """The other hand of evaluation sample ``j``: world j mod W of ``worlds`` (int64[W], the
+    other hand of each), else drawn from the knowledge (``hidden_hand``; ``pool, cum, total,
+    ok`` from ``hidden_setup``). ``rng`` (uint64[4]) is seeded from sample j's DEAL stream
+    either way. evaluate_block and solve_block share it (the solver values the rollouts'
+    worlds, paired)."""
+    seed_stream(rng, seed, j, DEAL)
+    if worlds.shape[0] > 0:
+        return worlds[j % worlds.shape[0]]
+    return hidden_hand(base_ws, seat, pool, cum, total, ok, rng)
+
+
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, worlds, users, tier):
     ws = workspace(params)
@@ -1125,15 +1138,10 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
     sample_rng = np.zeros(4, dtype=np.uint64)
     cum = np.zeros(N_STATES, dtype=np.float64)
     pool, total, ok = hidden_setup(base_ws, seat, cum)
-    nw = worlds.shape[0]
     track = tracks(strat)
     for j in range(lo, hi):
         # the same hidden cards and the same future for every option (common random numbers)
-        seed_stream(sample_rng, seed, start + j, DEAL)
-        if nw > 0:
-            hand = worlds[(start + j) % nw]
-        else:
-            hand = hidden_hand(base_ws, seat, pool, cum, total, ok, sample_rng)
+        hand = hidden_of(seed, start + j, base_ws, seat, pool, cum, total, ok, worlds, sample_rng)
         for i in range(options.shape[0]):
             copy_bundle(base_ws, ws)
             place_hidden(ws, seat, pool, hand)
@@ -1159,3 +1167,48 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     for b in prange(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
                        (b + 1) * n // nblocks, worlds, users, tier)
+
+
+@njit(cache=True)
+def solve_block(seed, start, params, base_ws, seat, options, result, lo, hi, worlds):
+    """Samples ``lo .. hi - 1`` of solve_chunk, in a solver table of this block's own (a new
+    generation per solve: solver.solve_moves)."""
+    samp = workspace(params)
+    rng = np.zeros(4, dtype=np.uint64)
+    cum = np.zeros(N_STATES, dtype=np.float64)
+    pool, total, ok = hidden_setup(base_ws, seat, cum)
+    table = np.zeros(((1 << PIMC_TT_BITS) + 1, 3), dtype=np.uint64)
+    table[table.shape[0] - 1, 0] = 1  # the solver's generation (solver.new_table)
+    search = SearchArrays(table, np.zeros(WORK_SIZE, dtype=np.int64), np.zeros(41, dtype=np.int64),
+                          np.zeros(8, dtype=np.int64), np.zeros(8, dtype=np.int64))
+    for j in range(lo, hi):
+        hand = hidden_of(seed, start + j, base_ws, seat, pool, cum, total, ok, worlds, rng)
+        copy_round(base_ws, samp)
+        place_hidden(samp, seat, pool, hand)
+        top = samp.sc[S_TOP]
+        shuffle(samp.stock, top, np.int64(52), rng)  # the stock's order: the sample stream's next draws
+        ns = 52 - top
+        for i in range(ns):
+            search.stock[i] = samp.stock[top + i]
+        leader = samp.sc[S_LEADER]
+        n, _ = solve_moves(samp.hands[leader], samp.hands[1 - leader], samp.sc[S_LEAD], search.stock, ns,
+                           samp.taken[seat], samp.taken[1 - seat], search.table, search.work, search.moves,
+                           search.values)
+        for i in range(options.shape[0]):
+            for m in range(n):
+                if search.moves[m] == options[i]:
+                    result[j, i] = search.values[m]
+
+
+@njit(parallel=True, cache=True)
+def solve_chunk(seed, start, params, base_ws, seat, options, result, nblocks, worlds):
+    """``evaluate --method solve``: every option's exact value with both hands and the
+    stock's order open (solver.solve_moves: the seat's round points minus the other's), in
+    the worlds of evaluation samples ``start .. start + len(result) - 1``: the other hand
+    evaluate_chunk plays them with (``hidden_of``), the stock's order drawn next from the
+    sample's stream (the rollouts draw theirs lazily from another: the same law, not the
+    same order). options int64[k] move codes; result int64[n, k] (written)."""
+    n = result.shape[0]
+    for b in prange(nblocks):
+        solve_block(seed, start, params, base_ws, seat, options, result, b * n // nblocks, (b + 1) * n // nblocks,
+                    worlds)

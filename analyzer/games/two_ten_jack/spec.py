@@ -175,17 +175,36 @@ class TwoTenJackSpec(GameSpec):
                 return result
             return run
 
+        from analyzer.games.two_ten_jack.codes import PIMC_MAX_TRICKS
+        from analyzer.games.two_ten_jack.rules import TRICKS
+
+        compiled = self.module("kernel")  # solve_chunk plays no strategy: no user slots
+        left = TRICKS - pos.tricks
+        refusal = "" if left <= PIMC_MAX_TRICKS else (
+            f"{left} tricks are left in this round; the solver values the last {PIMC_MAX_TRICKS} (pimc's limit: "
+            "beyond it one solve takes seconds)")
+
+        def solver(worlds):  # --method solve: play's worlds, each solved with both hands and the stock open
+            def solve(seed, start, codes, n, threads):
+                result = np.zeros((n, len(codes)), dtype=np.int64)
+                compiled.solve_chunk(np.uint64(seed), np.int64(start), params, ws, seat,
+                                     np.asarray(codes, dtype=np.int64), result, np.int64(max(1, min(n, 4 * threads))),
+                                     worlds)
+                return result
+            return None if refusal else solve
+
         def worlds(limit: int) -> Worlds | None:
             found = hidden_worlds(pos, limit)
             if found is None:
                 return None
             hands, weights = found
-            return Worlds(weights=weights, run=play(hands))
+            return Worlds(weights=weights, run=play(hands), solve=solver(hands))
 
         return Evaluation(seat=seat, options=pos.options, names=[move_token(m) for m in pos.options],
                           outcome="points", outcome_binary=False, run=play(no_worlds),
                           description=f"seat {seat} {'leads' if pos.lead < 0 else 'follows'} trick {pos.tricks + 1}",
-                          groups=option_groups(pos), worlds=worlds, lower_is_better=False)
+                          groups=option_groups(pos), worlds=worlds, lower_is_better=False,
+                          solve=solver(no_worlds), solve_value=self.module("solver").VALUE, solve_refusal=refusal)
 
 
 # ---- positions -----------------------------------------------------------------------------------
