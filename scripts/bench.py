@@ -6,6 +6,9 @@ games per second, cold and warm compile time, and the wall time of the CLI for 1
     python scripts/bench.py --game ninety-nine   # one game
     python scripts/bench.py --update-readme      # also rewrite the table in README.md
     python scripts/bench.py --memory             # peak memory of 10k vs 10M games (slow)
+    python scripts/bench.py --no-search          # without the solver and search tables
+
+The solver and search-strategy tables come from scripts/bench_search.py (also runnable alone).
 
 Timings are wall-clock on whatever else the machine is doing: run it on a quiet machine.
 Nothing here is asserted in tests (DEVELOPERS.md: performance is measured, not asserted).
@@ -170,6 +173,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     parser.add_argument("--update-readme", action="store_true")
     parser.add_argument("--memory", action="store_true", help="peak RSS of 10k vs 10M games of ninety-nine")
+    parser.add_argument("--no-search", action="store_true", help="skip the solver and search-strategy tables")
     args = parser.parse_args()
     rows = []
     cores = available_cores()
@@ -190,6 +194,10 @@ def main() -> None:
     text += ("\n| game | hands/s with one `mc:k=32` seat, 1 core |\n|---|---|\n"
              + "".join(f"| {g} | {r:,.0f} |\n" for g, r in mc_rows))
     text += yardsticks(args.game or registry.names())
+    if not args.no_search:
+        import bench_search
+
+        text += bench_search.report(args.game or registry.names(), deals=1000, per_run=10)
     print()
     print(text)
     if args.memory:

@@ -19,6 +19,7 @@ import numpy as np
 
 from analyzer.games.hearts2 import solver
 from analyzer.games.hearts2.rules import DECK_CODES, first_lead
+from solver_times import SolverTimes
 
 
 def random_deal(rng: np.random.Generator) -> tuple[int, int, int, int]:
@@ -32,15 +33,10 @@ def random_deal(rng: np.random.Generator) -> tuple[int, int, int, int]:
     return h0, h1, dead, 0 if h0 >> first & 1 else 1
 
 
-def main() -> None:
-    """Parse the options, solve the deals, print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bits", type=int, default=solver.DEFAULT_TT_BITS)
-    args = parser.parse_args()
-    rng = np.random.default_rng(args.seed)
-    tt = solver.new_table(args.bits)
+def measure(deals: int = 1000, seed: int = 1, bits: int = solver.DEFAULT_TT_BITS) -> SolverTimes:
+    """Solve ``deals`` random deals from their first lead: CPU and wall seconds per deal, nodes, values."""
+    rng = np.random.default_rng(seed)
+    tt = solver.new_table(bits)
     moves = np.zeros(13, dtype=np.int64)
     values = np.zeros(13, dtype=np.int64)
 
@@ -52,7 +48,7 @@ def main() -> None:
 
     solve(random_deal(np.random.default_rng(0)), 1)  # compile or load, warm the table's pages
     times, walls, nodes, vals = [], [], 0, []
-    for i in range(args.deals):
+    for i in range(deals):
         deal = random_deal(rng)
         start, cpu = time.perf_counter(), time.process_time()
         _, k = solve(deal, i + 2)
@@ -60,13 +56,20 @@ def main() -> None:
         walls.append(time.perf_counter() - start)
         nodes += k
         vals.append(int(values[0]))
-    t, w = np.array(times), np.array(walls)
-    print(f"{args.deals} deals, table 2**{args.bits} rows: nodes {nodes:,} "
-          f"({nodes / args.deals:,.0f} per deal), {nodes / t.sum() / 1e6:.2f} M nodes/s (CPU time)")
-    print(f"CPU time per deal: median {np.median(t) * 1e3:.2f} ms, p95 {np.percentile(t, 95) * 1e3:.2f} ms, "
-          f"max {t.max() * 1e3:.2f} ms, mean {t.mean() * 1e3:.2f} ms")
-    print(f"wall time per deal: median {np.median(w) * 1e3:.2f} ms, p95 {np.percentile(w, 95) * 1e3:.2f} ms "
-          f"(the machine's load shows here)")
+    return SolverTimes("hearts2", "a whole hand from its first lead", np.array(times), np.array(walls), nodes,
+                       np.array(vals))
+
+
+def main() -> None:
+    """Parse the options, solve the deals, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bits", type=int, default=solver.DEFAULT_TT_BITS)
+    args = parser.parse_args()
+    m = measure(args.deals, args.seed, args.bits)
+    print(f"{args.deals} deals, table 2**{args.bits} rows: " + m.summary())
+    vals = m.values
     print(f"value for the first leader: mean {np.mean(vals):+.2f}, moons {sum(abs(v) == 20 for v in vals)}")
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from analyzer import api
 from analyzer.games.pitch10 import solver
+from solver_times import SolverTimes
 
 
 def first_leads(games: int, seed: int, seats: list[str]) -> list[dict]:
@@ -40,17 +41,11 @@ def first_leads(games: int, seed: int, seats: list[str]) -> list[dict]:
     return out
 
 
-def main() -> None:
-    """Parse the options, solve the rounds, print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--seats", default="heuristic", help="the strategy of every seat")
-    parser.add_argument("--bits", type=int, default=solver.DEFAULT_TT_BITS)
-    parser.add_argument("--fresh", action="store_true", help="an empty table for every round")
-    args = parser.parse_args()
-    rounds = first_leads(args.games, args.seed, [args.seats] * 4)
-    tt = solver.new_table(args.bits)
+def measure(games: int = 80, seed: int = 1, seats: str = "heuristic", bits: int = solver.DEFAULT_TT_BITS,
+            fresh: bool = False) -> SolverTimes:
+    """Solve every round's first lead of ``games`` recorded games: CPU and wall seconds per round."""
+    rounds = first_leads(games, seed, [seats] * 4)
+    tt = solver.new_table(bits)
     moves = np.zeros(16, dtype=np.int64)
     values = np.zeros(16, dtype=np.int64)
 
@@ -63,25 +58,32 @@ def main() -> None:
 
     solve(rounds[0])  # compile or load, warm the table's pages
     tt[:] = 0
-    times, walls, nodes, cards = [], [], 0, []
+    times, walls, nodes, vals = [], [], 0, []
     for pos in rounds:
-        if args.fresh:
+        if fresh:
             tt[:] = 0
-        cards.append(sum(bin(h).count("1") for h in pos["h16"]))
         start, cpu = time.perf_counter(), time.process_time()
         _, k = solve(pos)
         times.append(time.process_time() - cpu)
         walls.append(time.perf_counter() - start)
         nodes += k
-    t, w = np.array(times), np.array(walls)
-    n = len(rounds)
-    print(f"{n} rounds from {args.games} games ({args.seats}), trumps in play: mean {np.mean(cards):.1f}, "
-          f"max {max(cards)}; table 2**{args.bits} rows{' (fresh each round)' if args.fresh else ' (shared)'}")
-    print(f"nodes {nodes:,} ({nodes / n:,.0f} per round), {nodes / t.sum() / 1e6:.2f} M nodes/s (CPU time)")
-    print(f"CPU time per round: median {np.median(t) * 1e3:.3f} ms, p95 {np.percentile(t, 95) * 1e3:.3f} ms, "
-          f"max {t.max() * 1e3:.3f} ms, mean {t.mean() * 1e3:.3f} ms")
-    print(f"wall time per round: median {np.median(w) * 1e3:.3f} ms, p95 {np.percentile(w, 95) * 1e3:.3f} ms "
-          f"(the machine's load shows here)")
+        vals.append(int(values[0]))
+    return SolverTimes("pitch10", f"a play phase from its first lead ({len(rounds):,} rounds of {games:,} "
+                       f"{seats} games)", np.array(times), np.array(walls), nodes, np.array(vals))
+
+
+def main() -> None:
+    """Parse the options, solve the rounds, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", default="heuristic", help="the strategy of every seat")
+    parser.add_argument("--bits", type=int, default=solver.DEFAULT_TT_BITS)
+    parser.add_argument("--fresh", action="store_true", help="an empty table for every round")
+    args = parser.parse_args()
+    m = measure(args.games, args.seed, args.seats, args.bits, args.fresh)
+    print(f"{m.what}; table 2**{args.bits} rows{' (fresh each round)' if args.fresh else ' (shared)'}")
+    print(m.summary())
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import numpy as np
 
 from analyzer.games.two_ten_jack import rules as R
 from analyzer.games.two_ten_jack import solver as S
+from solver_times import SolverTimes
 
 
 def mask(cards) -> int:
@@ -57,6 +58,36 @@ def random_position(rng: np.random.Generator, stock_left: int):
     return hands[leader], hands[1 - leader], stock, taken[leader], taken[1 - leader]
 
 
+def measure(deals: int = 1000, stock_left: int = 0, seed: int = 1, bits: int = 20, cap: int = 0) -> SolverTimes:
+    """Solve ``deals`` random positions with ``stock_left`` cards in the stock, a cold table each
+    (a node cap ``cap`` > 0 stops a solve; they are counted)."""
+    table, work = S.new_table(bits), S.new_work()
+    moves, values = np.zeros(8, np.int64), np.zeros(8, np.int64)
+    stock = np.zeros(41, np.int64)
+    rng = np.random.default_rng(seed)
+    S.solve_moves(np.int64(1), np.int64(2), np.int64(-1), stock, np.int64(0), np.int64(0), np.int64(0), table, work,
+                  moves, values)  # load the compiled code
+    times, walls, nodes, vals, capped = [], [], 0, [], 0
+    for _ in range(deals):
+        hl, hf, st, tl, tf = random_position(rng, stock_left)
+        stock[:len(st)] = st
+        table[:] = 0
+        table[-1, 0] = 1
+        work[S.W_LIMIT] = cap
+        start, cpu = time.perf_counter(), time.process_time()
+        n, k = S.solve_moves(np.int64(hl), np.int64(hf), np.int64(-1), stock, np.int64(len(st)), np.int64(tl),
+                             np.int64(tf), table, work, moves, values)
+        times.append(time.process_time() - cpu)
+        walls.append(time.perf_counter() - start)
+        nodes += k
+        vals.append(int(values[0]))
+        capped += n < 0
+    what = ("a round from the point its stock is empty" if stock_left == 0 else
+            f"a round with {stock_left} cards in its stock")
+    return SolverTimes("two-ten-jack", what, np.array(times), np.array(walls), nodes, np.array(vals),
+                       capped)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200)
@@ -65,29 +96,9 @@ def main() -> None:
     ap.add_argument("--bits", type=int, default=20, help="log2 of the transposition table's entries")
     ap.add_argument("--cap", type=int, default=0, help="node cap per position (0: none); capped deals are counted")
     args = ap.parse_args()
-    table, work = S.new_table(args.bits), S.new_work()
-    moves, values = np.zeros(8, np.int64), np.zeros(8, np.int64)
-    stock = np.zeros(41, np.int64)
-    rng = np.random.default_rng(args.seed)
-    S.solve_moves(np.int64(1), np.int64(2), np.int64(-1), stock, np.int64(0), np.int64(0), np.int64(0), table, work,
-                  moves, values)  # load the compiled code
-    times, nodes, capped = [], [], 0
-    for _ in range(args.deals):
-        hl, hf, st, tl, tf = random_position(rng, args.stock)
-        stock[:len(st)] = st
-        table[:] = 0
-        table[-1, 0] = 1
-        work[S.W_LIMIT] = args.cap
-        t = time.perf_counter()
-        n, k = S.solve_moves(np.int64(hl), np.int64(hf), np.int64(-1), stock, np.int64(len(st)), np.int64(tl),
-                             np.int64(tf), table, work, moves, values)
-        times.append(time.perf_counter() - t)
-        nodes.append(k)
-        capped += n < 0
-    t = np.array(times) * 1000
-    print(f"stock {args.stock}: {args.deals} deals, {capped} capped; time per position median {np.median(t):.3f} ms, "
-          f"p95 {np.percentile(t, 95):.3f} ms, max {t.max():.1f} ms; nodes median {int(np.median(nodes)):,}, "
-          f"p95 {int(np.percentile(nodes, 95)):,}; {sum(nodes) / sum(times) / 1e6:.2f} M nodes/s")
+    m = measure(args.deals, args.stock, args.seed, args.bits, args.cap)
+    print(f"{m.what}, {m.capped} of {args.deals} capped")
+    print(m.summary())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,119 @@
+"""Speed of the solvers and of the search strategies (issue "Strong play", item 7), one core.
+
+- Solvers: nodes per second and the median and 95th percentile CPU time of a solve, over
+  ``--deals`` deals (scripts/bench_solver_<game>.py measure them: a Hearts hand from its first
+  lead, a Pitch play phase from its first lead, a Two-Ten-Jack round from the point its stock
+  is empty).
+- Search strategies (``mc``, ``pimc``, ``ismcts``) at their default budget: decisions per second
+  of one seat playing it (the others ``heuristic``), counting the decisions with a choice.
+
+    python scripts/bench_search.py                    # every game, a Markdown table of each
+    python scripts/bench_search.py --game hearts2 --deals 200 --games 4
+
+``bench.py`` prints these tables too. Timings are CPU time of this process on whatever else
+the machine is doing; nothing here is asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from analyzer import api  # noqa: E402
+from analyzer import games as registry  # noqa: E402
+from solver_times import SolverTimes  # noqa: E402
+
+#: the search strategies, each at its default budget, where a game has them
+SEARCH = ("mc", "pimc", "ismcts")
+
+
+def solver_timings(games: list[str], deals: int) -> list[SolverTimes]:
+    """Each solver game's measure (deals for Hearts and Two-Ten-Jack; Pitch solves every round
+    of recorded games, about 14 rounds a game, so it plays ``deals // 14`` games)."""
+    import bench_solver_hearts2
+    import bench_solver_pitch10
+    import bench_solver_two_ten_jack
+
+    runs = {"hearts2": lambda: bench_solver_hearts2.measure(deals),
+            "two-ten-jack": lambda: bench_solver_two_ten_jack.measure(deals, stock_left=0),
+            "pitch10": lambda: bench_solver_pitch10.measure(max(1, deals // 14))}
+    return [runs[g]() for g in games if g in runs]
+
+
+def solver_table(rows: list[SolverTimes]) -> str:
+    head = ("| solver | what is solved | nodes/s | median | 95th percentile |\n"
+            "|---|---|---|---|---|\n")
+    return head + "".join(
+        f"| {r.game} | {r.what} | {r.nodes_per_second / 1e6:.1f}M | {np.median(r.cpu) * 1e3:.3f} ms | "
+        f"{np.percentile(r.cpu, 95) * 1e3:.3f} ms |\n" for r in rows)
+
+
+class SearchSpeed(NamedTuple):
+    game: str
+    strategy: str
+    decisions: int       # decisions with a choice of the searching seat
+    cpu: float           # CPU seconds of the games (the heuristic seats' play included: microseconds)
+
+    @property
+    def per_second(self) -> float:
+        return self.decisions / max(self.cpu, 1e-12)
+
+
+def search_speed(game: str, strategy: str, games: int, seed: int = 1) -> SearchSpeed:
+    """Seat 0 plays ``strategy``, the others heuristic, ``games`` games on one worker: the CPU
+    time of ``simulate`` and seat 0's decisions with a choice in the records of the same games
+    (``play`` records what ``simulate`` plays)."""
+    seats = {0: strategy}
+    api.simulate(game, games=1, seed=seed + 1, seats=seats, workers=1)  # compile or load
+    started = time.process_time()
+    api.simulate(game, games=games, seed=seed, seats=seats, workers=1)
+    cpu = time.process_time() - started
+    decisions = sum(1 for events in api.play(game, seed=seed, games=games, seats=seats)
+                    for ev in events if ev["ev"] == "decide" and ev["seat"] == 0 and len(ev["legal"]) > 1)
+    return SearchSpeed(game, strategy, decisions, cpu)
+
+
+def search_speeds(games: list[str], per_run: int) -> list[SearchSpeed]:
+    return [search_speed(g, s, per_run) for g in games for s in SEARCH if s in registry.get(g).strategies]
+
+
+def search_table(rows: list[SearchSpeed]) -> str:
+    head = ("| game | strategy (default budget) | decisions timed | decisions/s | ms per decision |\n"
+            "|---|---|---|---|---|\n")
+    return head + "".join(
+        f"| {r.game} | `{r.strategy}` | {r.decisions:,} | {r.per_second:,.0f} | {1e3 / r.per_second:.2f} |\n"
+        for r in rows)
+
+
+def report(games: list[str], deals: int, per_run: int) -> str:
+    """Both tables as Markdown, with a line on how they were measured."""
+    solvers = solver_timings(games, deals)
+    text = ""
+    if solvers:
+        text += (f"\nSolvers, one core, CPU time ({deals:,} deals; Pitch: every round of recorded "
+                 "heuristic games):\n\n" + solver_table(solvers))
+    text += (f"\nSearch strategies at their default budget, one seat (the others `heuristic`), one core, "
+             f"CPU time of {per_run} games:\n\n" + search_table(search_speeds(games, per_run)))
+    return text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--deals", type=int, default=1000, help="deals per solver")
+    parser.add_argument("--games", type=int, default=10, help="games per search strategy")
+    args = parser.parse_args()
+    print(report(args.game or registry.names(), args.deals, args.games))
+
+
+if __name__ == "__main__":
+    main()
