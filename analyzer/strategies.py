@@ -258,7 +258,10 @@ MAX_PARAM = 1 << 30
 
 
 def _param_value(spec: GameSpec, name: str, key: str, value: Any) -> int:
-    if isinstance(value, str) and _is_user(value):
+    if isinstance(value, str) and _is_user(value) and key != "base":
+        raise AnalyzerError(f"strategy {name}: parameter {key} takes an integer, not the user strategy {value} "
+                            "(a user strategy goes in base=)")
+    if isinstance(value, str) and _is_user(value):  # a game whose kernel takes no user base
         plain = ", ".join(n for n, info in spec.strategies.items() if "base" not in info.params)
         raise AnalyzerError(f"strategy {name}: parameter {key} takes a built-in strategy ({plain}): its rollouts "
                             f"run built-in strategies only, not the user strategy {value}")

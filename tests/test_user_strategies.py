@@ -449,6 +449,13 @@ def test_a_game_without_user_bases_refuses_one_in_one_line(monkeypatch):
     assert "\n" not in line and "built-in strategies only" in line and "user strategy" in line
 
 
+def test_a_user_strategy_in_a_number_parameter_is_refused_in_one_line():
+    with pytest.raises(AnalyzerError) as caught:
+        api.setup("hearts2", seats={0: f"mc:k={UNIFORM}"})
+    line = str(caught.value)
+    assert "\n" not in line and "parameter k takes an integer" in line and "base=" in line
+
+
 @pytest.mark.parametrize("game", ["pitch10", "twenty-two"])
 @pytest.mark.parametrize("base, code, words", [
     ("no_such", 3, ("no_such", "has no function")),  # fails to load
