@@ -66,9 +66,13 @@ class Sizes:
     tournament: int            # duplicate deals of the round robin without mc
     tournament_mc: int         # ... when mc takes part (it is far slower)
     mc_k: int                  # samples per decision of mc
-    ladder: int                # duplicate deals of the search ladder (pimc, ismcts, mc, heuristic), where pimc or ismcts exists
+    ladder: int                # duplicate deals of the search ladder (pimc, ismcts, mc, heuristic, random), where pimc or ismcts exists
     pimc_k: int                # sampled worlds per decision of pimc in the ladder
     ismcts_iterations: int     # iterations per decision of ismcts in the ladder
+    mc_k_low: int              # the ladder's second, smaller budget of each search strategy
+    pimc_k_low: int
+    ismcts_iterations_low: int
+    speed_games: int           # games timed per ladder strategy (its time per decision)
     convergence_first: int     # first look of the headline's sequential sizing (then doubling)
     convergence_max: int       # its largest number of deals
     convergence_target: float  # stop at the first look whose 95% half-width is at most this
@@ -81,10 +85,14 @@ class Sizes:
     rollouts: int              # rollouts per dealt hand and option of a counterfactual study
 
 
-QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=12, pimc_k=4, ismcts_iterations=40, convergence_first=250, convergence_max=2000,
+QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=12, pimc_k=4, ismcts_iterations=40,
+              mc_k_low=2, pimc_k_low=2, ismcts_iterations_low=10, speed_games=1,
+              convergence_first=250, convergence_max=2000,
               convergence_target=0.02, simulate=1000, records=120, records_sweep=40, records_batch=60,
               max_sweep_players=5, deals=300, rollouts=4)
-FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, ladder=200, pimc_k=8, ismcts_iterations=1000, convergence_first=500, convergence_max=256_000,
+FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, ladder=200, pimc_k=8, ismcts_iterations=1000,
+             mc_k_low=4, pimc_k_low=2, ismcts_iterations_low=250, speed_games=6,
+             convergence_first=500, convergence_max=256_000,
              convergence_target=0.005, simulate=100_000, records=4000, records_sweep=1000, records_batch=100,
              max_sweep_players=8, deals=12_000, rollouts=8)
 
@@ -599,28 +607,52 @@ def _ladder_section(r: Report, spec) -> pd.DataFrame:
     """The search strategies against each other and the heuristic: ``pimc`` (sampled worlds, each
     solved exactly) and ``ismcts`` (a tree search over sampled worlds) where the game has them,
     beside ``mc`` (sampled worlds, rolled out), on fewer deals than the tournament (they are the
-    slowest strategies); the time each takes per decision is in the runs table."""
+    slowest strategies), each search at two budgets; then the time each takes per decision."""
     s = r.sizes
     ladder = ladder_strategies(spec, s)
     pairs = _tournament_section(r, spec, ladder, name="ladder", title="Search strategies", deals=s.ladder)
+    r.p("Each search strategy plays at two budgets (samples, worlds or iterations per decision), so the ladder "
+        "shows what more thinking time buys.")
     if "pimc" in spec.strategies:
-        r.p(f"`pimc` runs {s.pimc_k} sampled worlds per decision here (`pimc:k={s.pimc_k}`), each solved with every "
+        r.p(f"`pimc` runs {s.pimc_k} or {s.pimc_k_low} sampled worlds per decision here (`pimc:k={s.pimc_k}`, "
+            f"`pimc:k={s.pimc_k_low}`), each solved with every "
             "card open; it assumes that every player sees every card once the world is sampled, which flatters it "
             "where hiding information matters (the guide says more).")
     if "ismcts" in spec.strategies:
-        r.p(f"`ismcts` runs {s.ismcts_iterations} iterations per decision here "
-            f"(`ismcts:iterations={s.ismcts_iterations}`): each samples a world, walks a tree of what the seat "
-            "knows and plays out with the heuristic (the guide says more).")
+        r.p(f"`ismcts` runs {s.ismcts_iterations} or {s.ismcts_iterations_low} iterations per decision here "
+            f"(`ismcts:iterations={s.ismcts_iterations}`, `ismcts:iterations={s.ismcts_iterations_low}`): each "
+            "samples a world, walks a tree of what the seat knows and plays out with the heuristic (the guide "
+            "says more).")
     r.p("The ladder is played on fewer deals than the tournament, so its intervals are wider.")
+    _ladder_speed(r, spec, ladder)
     return pairs
 
 
+def _ladder_speed(r: Report, spec, ladder: list[str]) -> pd.DataFrame:
+    """The ladder's time per decision (analyzer.speed): one seat of each strategy, the others
+    heuristic, ``speed_games`` games on one worker, CPU time."""
+    from analyzer.speed import decision_speed
+
+    speeds = r.run("ladder_speed", "speed.decision_speed", lambda: [
+        decision_speed(spec.name, x, r.sizes.speed_games, seed=r.seed) for x in ladder],
+        strategies=" ".join(ladder), games=r.sizes.speed_games)
+    frame = pd.DataFrame([{"strategy": x.strategy, "games": x.games, "decisions": x.decisions,
+                           "ms_per_decision": x.ms_per_decision} for x in speeds])
+    r.table("ladder_speed", frame, "Time per decision of each strategy of the ladder (a timing on this machine, "
+            "not a result: it varies with the machine and its load)",
+            method=f"one seat of the strategy, the others heuristic, {r.sizes.speed_games} game(s) on one worker; "
+                   "CPU time less that of the same games played by heuristic alone, over the seat's decisions with "
+                   "a choice (so heuristic and random show about 0)")
+    return frame
+
+
 def ladder_strategies(spec, s: Sizes) -> list[str]:
-    """The strategies of the search ladder: the game's search strategies at the sizes' budgets."""
-    ladder = [f"pimc:k={s.pimc_k}"] if "pimc" in spec.strategies else []
+    """The strategies of the search ladder: the game's search strategies, each at the sizes' two
+    budgets (larger first), then ``heuristic`` and ``random``."""
+    ladder = [f"pimc:k={k}" for k in (s.pimc_k, s.pimc_k_low)] if "pimc" in spec.strategies else []
     if "ismcts" in spec.strategies:
-        ladder.append(f"ismcts:iterations={s.ismcts_iterations}")
-    return ladder + [f"mc:k={s.mc_k}", "heuristic"]
+        ladder += [f"ismcts:iterations={n}" for n in (s.ismcts_iterations, s.ismcts_iterations_low)]
+    return ladder + [f"mc:k={k}" for k in (s.mc_k, s.mc_k_low)] + ["heuristic", "random"]
 
 
 def _looks(first: int, last: int) -> list[int]:

@@ -5,7 +5,9 @@
   lead, a Pitch play phase from its first lead, a Two-Ten-Jack round from the point its stock
   is empty).
 - Search strategies (``mc``, ``pimc``, ``ismcts``) at their default budget: decisions per second
-  of one seat playing it (the others ``heuristic``), counting the decisions with a choice.
+  of one seat playing it (the others ``heuristic``; the time of the same games played by
+  ``heuristic`` alone subtracted), counting the decisions with a choice (analyzer.speed,
+  which the reports' search ladder uses too).
 
     python scripts/bench_search.py                    # every game, a Markdown table of each
     python scripts/bench_search.py --game hearts2 --deals 200 --games 4
@@ -18,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from analyzer import api  # noqa: E402
 from analyzer import games as registry  # noqa: E402
+from analyzer.speed import DecisionSpeed, decision_speed  # noqa: E402
 from solver_times import SolverTimes  # noqa: E402
 
 #: the search strategies, each at its default budget, where a game has them
@@ -57,40 +58,15 @@ def solver_table(rows: list[SolverTimes]) -> str:
         f"{np.percentile(r.cpu, 95) * 1e3:.3f} ms |\n" for r in rows)
 
 
-class SearchSpeed(NamedTuple):
-    game: str
-    strategy: str
-    decisions: int       # decisions with a choice of the searching seat
-    cpu: float           # CPU seconds of the games (the heuristic seats' play included: microseconds)
-
-    @property
-    def per_second(self) -> float:
-        return self.decisions / max(self.cpu, 1e-12)
+def search_speeds(games: list[str], per_run: int) -> list[DecisionSpeed]:
+    return [decision_speed(g, s, per_run) for g in games for s in SEARCH if s in registry.get(g).strategies]
 
 
-def search_speed(game: str, strategy: str, games: int, seed: int = 1) -> SearchSpeed:
-    """Seat 0 plays ``strategy``, the others heuristic, ``games`` games on one worker: the CPU
-    time of ``simulate`` and seat 0's decisions with a choice in the records of the same games
-    (``play`` records what ``simulate`` plays)."""
-    seats = {0: strategy}
-    api.simulate(game, games=1, seed=seed + 1, seats=seats, workers=1)  # compile or load
-    started = time.process_time()
-    api.simulate(game, games=games, seed=seed, seats=seats, workers=1)
-    cpu = time.process_time() - started
-    decisions = sum(1 for events in api.play(game, seed=seed, games=games, seats=seats)
-                    for ev in events if ev["ev"] == "decide" and ev["seat"] == 0 and len(ev["legal"]) > 1)
-    return SearchSpeed(game, strategy, decisions, cpu)
-
-
-def search_speeds(games: list[str], per_run: int) -> list[SearchSpeed]:
-    return [search_speed(g, s, per_run) for g in games for s in SEARCH if s in registry.get(g).strategies]
-
-
-def search_table(rows: list[SearchSpeed]) -> str:
+def search_table(rows: list[DecisionSpeed]) -> str:
     head = ("| game | strategy (default budget) | decisions timed | decisions/s | ms per decision |\n"
             "|---|---|---|---|---|\n")
     return head + "".join(
-        f"| {r.game} | `{r.strategy}` | {r.decisions:,} | {r.per_second:,.0f} | {1e3 / r.per_second:.2f} |\n"
+        f"| {r.game} | `{r.strategy}` | {r.decisions:,} | {r.per_second:,.0f} | {r.ms_per_decision:.2f} |\n"
         for r in rows)
 
 
@@ -102,7 +78,7 @@ def report(games: list[str], deals: int, per_run: int) -> str:
         text += (f"\nSolvers, one core, CPU time ({deals:,} deals; Pitch: every round of recorded "
                  "heuristic games):\n\n" + solver_table(solvers))
     text += (f"\nSearch strategies at their default budget, one seat (the others `heuristic`), one core, "
-             f"CPU time of {per_run} games:\n\n" + search_table(search_speeds(games, per_run)))
+             f"CPU time of {per_run} games less that of the same games played by `heuristic` alone:\n\n" + search_table(search_speeds(games, per_run)))
     return text
 
 

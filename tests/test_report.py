@@ -213,13 +213,20 @@ def test_the_search_ladder_is_there_where_the_game_has_a_search_beyond_mc(built)
         assert not ladder.exists() and "## Search strategies" not in md
         return
     q = report.QUICK
-    budgets = {"pimc": f"pimc:k={q.pimc_k}", "ismcts": f"ismcts:iterations={q.ismcts_iterations}"}
-    expected = {budgets[name] for name in searches} | {f"mc:k={q.mc_k}", "heuristic"}
+    budgets = {"pimc": {f"pimc:k={q.pimc_k}", f"pimc:k={q.pimc_k_low}"},
+               "ismcts": {f"ismcts:iterations={q.ismcts_iterations}", f"ismcts:iterations={q.ismcts_iterations_low}"},
+               "mc": {f"mc:k={q.mc_k}", f"mc:k={q.mc_k_low}"}}
+    expected = set().union(*(budgets[name] for name in [*searches, "mc"])) | {"heuristic", "random"}
+    assert len(expected) == 2 * len(searches) + 4  # two budgets each: the sizes differ
     assert set(pd.read_csv(ladder)["strategy"]) == expected
     pairs = pd.read_csv(out / "tables" / "ladder_pairs.csv")
     n = len(expected)
     assert len(pairs) == n * (n - 1) // 2 and (pairs["deals"] == q.ladder).all() and (pairs["win_rate"] >= 0.5).all()
     assert "## Search strategies" in md and "figures/ladder.png" in md
+    # each strategy's time per decision, over decisions that were counted
+    speed = pd.read_csv(out / "tables" / "ladder_speed.csv")
+    assert set(speed["strategy"]) == expected and (speed["decisions"] > 0).all()
+    assert (speed["ms_per_decision"] >= 0).all() and "tables/ladder_speed.csv" in md
 
 
 def test_tournament_and_convergence(built):
@@ -421,7 +428,9 @@ def test_same_numbers_whatever_the_workers(tmp_path, tmp_path_factory):
     for file in sorted((a.parent / "tables").glob("*.csv")):
         if file.stem in ("runs", "provenance"):
             continue
-        pd.testing.assert_frame_equal(pd.read_csv(file), pd.read_csv(b.parent / "tables" / file.name))
+        timing = ["ms_per_decision"] if file.stem == "ladder_speed" else []  # a timing, not a number of the seed
+        pd.testing.assert_frame_equal(pd.read_csv(file).drop(columns=timing),
+                                      pd.read_csv(b.parent / "tables" / file.name).drop(columns=timing))
 
 
 def test_unknown_game_and_bad_seed(tmp_path):

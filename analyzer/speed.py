@@ -1,0 +1,51 @@
+"""How long a strategy takes per decision: the search ladder's time column (report.py) and
+``scripts/bench_search.py``.
+
+One seat plays the strategy, the others ``heuristic``, on one worker; the time is the CPU
+time of ``simulate`` (every thread of this process) less that of the same games with every
+seat ``heuristic`` (the run's fixed costs and the other seats' play; so ``heuristic`` itself
+and ``random`` show about 0), the decisions are the seat's decisions with a choice in the
+records of the same games (``play`` records what ``simulate`` plays). A timing, not a result:
+it depends on the machine and what else runs on it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+
+class DecisionSpeed(NamedTuple):
+    game: str
+    strategy: str
+    games: int
+    decisions: int       # the seat's decisions with more than one legal move
+    cpu_seconds: float   # CPU time of the games
+    base_seconds: float  # CPU time of the same games with every seat heuristic
+
+    @property
+    def ms_per_decision(self) -> float:
+        return 1e3 * max(self.cpu_seconds - self.base_seconds, 0.0) / max(self.decisions, 1)
+
+    @property
+    def per_second(self) -> float:
+        return self.decisions / max(self.cpu_seconds - self.base_seconds, 1e-12)
+
+
+def decision_speed(game: str, strategy: str, games: int, seed: int = 1, rules: dict | None = None) -> DecisionSpeed:
+    """Seat 0 plays ``strategy`` in ``games`` games of run ``seed`` (the others heuristic).
+    The first game of another run is played first, untimed (compiling or loading the kernels)."""
+    from analyzer import api
+
+    seats = {0: strategy}
+    api.simulate(game, games=1, seed=seed + 1, seats=seats, workers=1, rules=rules)
+
+    def cpu(seats: dict[int, str]) -> float:
+        started = time.process_time()
+        api.simulate(game, games=games, seed=seed, seats=seats, workers=1, rules=rules)
+        return time.process_time() - started
+
+    spent, base = cpu(seats), cpu({0: "heuristic"})
+    decisions = sum(1 for events in api.play(game, seed=seed, games=games, seats=seats, rules=rules)
+                    for ev in events if ev["ev"] == "decide" and ev["seat"] == 0 and len(ev["legal"]) > 1)
+    return DecisionSpeed(game, strategy, games, decisions, spent, base)
