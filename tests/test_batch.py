@@ -199,3 +199,44 @@ def test_malformed_job_files_give_clear_errors(tmp_path, text, message):
 def test_cli_batch_errors_are_one_line(cli, tmp_path):
     code, _, err = cli("batch", tmp_path / "missing.toml", "--out", tmp_path / "o")
     assert code == 2 and err.strip().startswith("error: job file") and len(err.strip().splitlines()) == 1
+
+
+SEARCH_JOB = """
+[defaults]
+seed = 31
+chunk = 8
+
+[[run]]
+name = "sim"
+kind = "simulate"
+game = "hearts2"
+games = 24
+seats = { 0 = "ismcts:iterations=30", 1 = "pimc:k=2" }
+rules = { target = 40 }
+
+[[run]]
+name = "cmp"
+kind = "compare"
+game = "hearts2"
+games = 8
+strategies = ["ismcts:iterations=20", "mc:k=4"]
+rules = { target = 40 }
+"""
+
+
+def test_search_strategies_in_a_batch_play_simulates_games_on_every_backend(tmp_path):
+    """pimc and ismcts in both run kinds: the simulate run wins the games api.simulate plays
+    (its chunks of 8 the same games as one run), and a Dask cluster gives the same files."""
+    from analyzer import api
+
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    batch.run_job(write_job(tmp_path, SEARCH_JOB), local, workers=2)
+    subprocess.run(analyzer_cmd("batch", str(write_job(tmp_path, SEARCH_JOB)), "--out", str(dask),
+                                "--local-cluster", "2"), check=True)
+    files = {p.relative_to(local).as_posix(): p.read_bytes() for p in local.rglob("*.parquet")}
+    assert {"sim/seats.parquet", "cmp/pairs.parquet"} <= set(files)
+    assert files == {p.relative_to(dask).as_posix(): p.read_bytes() for p in dask.rglob("*.parquet")}
+    seats = pd.read_parquet(local / "sim" / "seats.parquet")
+    plain = api.simulate("hearts2", games=24, seed=31, seats={0: "ismcts:iterations=30", 1: "pimc:k=2"},
+                         rules={"target": 40}).tables["seats"]
+    assert seats["wins"].tolist() == plain["wins"].tolist() and seats["wins"].sum() == 24
