@@ -22,7 +22,9 @@ from analyzer.errors import AnalyzerError, StrategyError
 from analyzer.games.base import GameSpec
 
 DEFAULT_STRATEGY = "heuristic"
-N_PARAMS = 4
+#: strategy parameters a seat's row of the kernels' ``strat`` array holds (after the id); the most
+#: any strategy has: pitch10's ``ismcts`` (iterations, base, explore, hands, search)
+N_PARAMS = 5
 
 
 @dataclass(frozen=True)

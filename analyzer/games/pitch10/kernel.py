@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.pitch10 import strategies as st
@@ -166,6 +167,7 @@ class MCWork(NamedTuple):
     trace: np.ndarray     # int64[1, trace.WIDTH]: a trace buffer (never written: tracing off)
     totals: np.ndarray    # int64[16]: summed value per legal move
     search: SearchArrays  # pimc: the solver's arrays (the table full size only with a pimc seat)
+    tree: tuple           # ismcts: its analyzer.ismcts.Tree (iterations + 1 nodes; 2 without an ismcts seat)
 
 
 @njit(cache=True)
@@ -958,7 +960,8 @@ def bids_fit(ws, me, strat):
     """Whether every other seat's bid so far is the one its bidding model makes with the
     nine cards of the (sampled) deal in ``h54``. Model per seat (``strat`` row): heuristic
     bids ``strategies.heuristic_bid`` of its hand with its partner share (deterministic);
-    mc and pimc are modelled by their base strategy (heuristic with the default share);
+    mc, pimc and ismcts are modelled by their base strategy (heuristic with the default share:
+    exact for pimc and for ismcts with ``search=1``, whose bids are the base's);
     random bids uniformly among the legal bids, whatever the hand (no information), and so
     does a user strategy for the model, at a seat or as an mc/pimc base (``strat`` id or
     base < 0): its bids are taken to carry no information. A stuck dealer's 4 is forced."""
@@ -973,7 +976,7 @@ def bids_fit(ws, me, strat):
         if s != me:
             sid = strat[s, 0]
             share = strat[s, 1]
-            if sid == st.MC or sid == st.PIMC:  # both bid as their base strategy (a user one: no model)
+            if sid == st.MC or sid == st.PIMC or sid == st.ISMCTS:  # bid as their base (a user one: no model)
                 sid = strat[s, 2]
                 share = st.PARTNER_SHARE
             if sid == st.HEURISTIC:
@@ -1141,7 +1144,7 @@ def mc_move(params, users, ws, mcws, seat, n, k, base):
     base is a built-in by id (``rollout_turns``) or a user slot (``base < 0``:
     ``user_rollout_turns``, on ``mcws.roll``'s view, legal list and PLAY stream: ``ws.legal``
     and ``mcws.totals`` are never a rollout's)."""
-    roll, samp, scratch, trace, totals, _ = mcws
+    roll, samp, scratch, trace, totals = mcws.roll, mcws.samp, mcws.out, mcws.trace, mcws.totals
     legal, play_rng = ws.legal, ws.play_rng
     if n == 1:
         return legal[0]
@@ -1267,14 +1270,140 @@ def pimc_move(params, users, ws, mcws, seat, kind, n, k, base):
     return CARD_AT[trump, low_bit(tied)]
 
 
+# ---- ismcts: information-set Monte Carlo tree search ----------------------------------------------
+
+#: ``ismcts``'s ``hands`` at or above this: every playout plays to the end of the game
+WHOLE_GAME = 1000
+#: ``ismcts``'s ``search``: the play decisions only (the others are the base's); every decision,
+#: the tree walking on to the hand's end; every decision, the tree within the decision's own
+#: phase (a bid's tree holds the bidding, then the base plays on from the trump)
+SEARCH_PLAY, SEARCH_ALL, SEARCH_PHASE = 1, 2, 3
+#: a tree node's key is move + MOVER_KEY * mover (every move code is below it): who moves at a
+#: node can differ from world to world (a seat discards, or still holds a trump, only in some),
+#: and a card played by one seat is another node than the same card played by another
+MOVER_KEY = 100
+#: the longest line of a hand the tree can walk, root included: 4 bids, trump, keep or give, at
+#: most 10 discards (16 trumps, six kept) and 16 plays make 32 decisions
+TREE_DEPTH = 40
+#: a playout cut short by ``hands`` scores 0.5 plus the team's score margin over the hands it
+#: played, HAND_SWING points a hand being worth 0.5 (clipped to [0, 1])
+HAND_SWING = 20.0
+
+
+@njit(cache=True, _nrt=False)
+def playout_value(params, users, base, hands, roll, out, trace, result, margin0):
+    """Play ``roll`` on with ``base`` for every seat (``rollout_turns``, or
+    ``user_rollout_turns`` for a user slot ``base < 0``): this hand to its end, then further
+    hands, dealt from ``roll``'s deal stream as it stands, until the game ends or ``hands``
+    hands, this one counted, are played (WHOLE_GAME and above: to the end). Writes each seat's
+    reward to ``result`` (float64[4]): 1 for the winning team's seats, 0 for the others; when
+    the playout stops first, 0.5 plus team 0's score margin gained since the search began (the
+    scores' difference then was ``margin0``) over HAND_SWING points a hand, and its
+    complement for team 1. ``out`` is a scratch row."""
+    sc = roll.sc
+    played = 1
+    while True:
+        if base >= 0:
+            rollout_turns(params, base, roll, out, trace)
+        else:
+            user_rollout_turns(params, users, base, roll, out, trace)
+        if sc[S_WINNER] >= 0 or (hands < WHOLE_GAME and played >= hands):
+            break
+        sc[S_DEALER] = (sc[S_DEALER] + 1) & 3
+        start_hand(roll, out, trace, False)
+        played += 1
+    if sc[S_WINNER] >= 0:
+        v0 = 1.0 if sc[S_WINNER] == 0 else 0.0
+    else:
+        gained = (roll.scores[0] - roll.scores[1]) - margin0
+        v0 = min(1.0, max(0.0, 0.5 + gained / (2.0 * HAND_SWING * played)))
+    for s in range(4):
+        result[s] = v0 if (s & 1) == 0 else 1.0 - v0
+
+
+@njit(cache=True, _nrt=False)
+def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explore, hands, search):
+    """``ismcts``: single-observer information-set MCTS (analyzer.ismcts) for ``seat``; with
+    ``search`` SEARCH_PLAY only in the play (other decisions: ``base_choice``, as ``pimc``).
+
+    Iteration j draws the hidden cards into ``mcws.roll`` as ``mc``'s sample j does (before
+    trump ``resample_hidden``, after it ``draw_hidden`` on weights prepared once; from the
+    stream ``(play_rng[0], j, DEAL)``; the refill, later deals and coin flips from
+    ``(play_rng[1], j, DEAL / PLAY)``), then walks the tree from the root playing that world
+    by the rules (``decision``, ``apply_move``): a decision with one legal move is made
+    without a node, any other by ``ismcts.descend`` (UCB1, ``explore`` in hundredths) among
+    its legal moves keyed by mover (MOVER_KEY); the walk stops at a new node or the hand's
+    end (SEARCH_PHASE: at the first decision of another kind than the root's).
+    ``playout_value`` plays on with the base (``hands`` hands) and each seat's reward, its
+    team's, is backed up. Plays the root's most visited move; one legal move is played
+    without a search. Reads ``ws`` (``ws.legal[:n]`` its legal moves); writes ``mcws.roll``,
+    ``.tree`` and ``.out``; draws once from the PLAY stream (fresh samples at the next
+    decision), as ``mc``."""
+    if search == SEARCH_PLAY and kind != KIND_PLAY:
+        return base_choice(params, users, base, ws, seat, kind, n)
+    if n == 1:
+        return ws.legal[0]
+    roll, tree, out, trace = mcws.roll, mcws.tree, mcws.out, mcws.trace
+    play_rng = ws.play_rng
+    after_trump = ws.sc[S_PHASE] > PH_TRUMP
+    if after_trump:
+        copy_bundle(ws, roll)
+        if not prepare_hidden(roll, seat):  # no deal fits (an impossible history): play as the base
+            return base_choice(params, users, base, ws, seat, kind, n)
+    ismcts.reset(tree)
+    c = explore / 100.0
+    margin0 = ws.scores[0] - ws.scores[1]
+    sc, legal, path = roll.sc, roll.legal, tree.path
+    for it in range(iterations):
+        j = np.int64(it)
+        copy_bundle(ws, roll)  # (leaves roll's fw, the sampler's weights, alone)
+        seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
+        if after_trump:
+            draw_hidden(roll, seat, roll.deal_rng)
+        else:
+            resample_hidden(roll, seat, roll.deal_rng)
+        seed_stream(roll.deal_rng, play_rng[1], j, DEAL)
+        seed_stream(roll.play_rng, play_rng[1], j, PLAY)
+        node, depth = 0, 1
+        path[0] = 0
+        while sc[S_PHASE] != PH_DONE and depth < path.shape[0]:
+            mover, now, m = decision(roll, True)
+            if search == SEARCH_PHASE and now != kind:
+                break
+            expanded = False
+            if m == 1:
+                move = legal[0]
+            else:
+                for i in range(m):
+                    tree.legal[i] = legal[i] + MOVER_KEY * mover
+                child, expanded = ismcts.descend(tree, node, m, mover, c, roll.play_rng)
+                if child < 0:  # a full tree with no child for this world: play out from here
+                    break
+                path[depth] = child
+                depth += 1
+                node = child
+                move = tree.move[child] - MOVER_KEY * mover
+            apply_move(params, roll, move, out, trace, False)  # (one call site: it is inlined)
+            if expanded:
+                break
+        playout_value(params, users, base, hands, roll, out, trace, tree.result, margin0)
+        ismcts.back_up(tree, depth)
+    next_u64(play_rng)  # fresh samples at the next decision
+    return ismcts.most_visited(tree) - MOVER_KEY * seat
+
+
 @njit(cache=True)
 def search_move(params, strat, users, tier, ws, mcws, seat, kind, n):
     """The move of ``seat``'s search strategy (``mc`` or ``pimc``: ``strat[seat]`` is id, k,
-    base; a negative base is a user slot)."""
+    base; ``ismcts``: id, iterations, base, explore, hands, search; a negative base is a user
+    slot)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
     if strat[seat, 0] == st.MC:
         return mc_move(params, users, ws, mcws, seat, n, strat[seat, 1], strat[seat, 2])
+    if strat[seat, 0] == st.ISMCTS:
+        return ismcts_move(params, users, ws, mcws, seat, kind, n, strat[seat, 1], strat[seat, 2], strat[seat, 3],
+                           strat[seat, 4], strat[seat, 5])
     return pimc_move(params, users, ws, mcws, seat, kind, n, strat[seat, 1], strat[seat, 2])
 
 
@@ -1301,7 +1430,7 @@ def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, f
     while sc[S_PHASE] != PH_DONE:
         seat = sc[S_SEAT]
         sid = strat[seat, 0]
-        seat, kind, n = decision(ws, tracing or sid < 0 or sid == st.MC)
+        seat, kind, n = decision(ws, tracing or sid < 0 or sid == st.MC or sid == st.ISMCTS)
         if forced >= 0:
             move = forced
             forced = -1
@@ -1355,16 +1484,21 @@ def play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, fo
 
 @njit(cache=True)
 def mc_workspace(params, strat):
-    """The ``mc`` and ``pimc`` strategies' scratch (``MCWork``); the solver's table is full
-    size only when a seat of ``strat`` plays ``pimc``."""
+    """The search strategies' scratch (``MCWork``); the solver's table is full size only when
+    a seat of ``strat`` plays ``pimc``, the tree only when one plays ``ismcts`` (room for the
+    most iterations of such a seat)."""
     pimc = False
+    nodes = 2
     for s in range(strat.shape[0]):
         pimc = pimc or strat[s, 0] == st.PIMC
+        if strat[s, 0] == st.ISMCTS:
+            nodes = max(nodes, strat[s, 1] + 1)
     search = SearchArrays(np.zeros((1 << PIMC_TT_BITS if pimc else 2, 3), dtype=np.int64),
                           np.zeros((STACK_ROWS, STACK_WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64),
                           np.zeros(16, dtype=np.int64))
     return MCWork(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
-                  np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64), search)
+                  np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64), search,
+                  ismcts.new_tree(nodes, TREE_DEPTH, 16, 4))
 
 
 @njit(cache=True, _nrt=False)

@@ -35,7 +35,7 @@ from analyzer.games.pitch10.codes import (
     TAG_STOCK,
 )
 from analyzer.games.pitch10.rules import ACE16, FULL16, POINTS16, STRENGTH, game_winner
-from analyzer.games.pitch10.strategies import HEURISTIC, MC, PIMC, PARTNER_SHARE as DEFAULT_PARTNER_SHARE
+from analyzer.games.pitch10.strategies import HEURISTIC, ISMCTS, MC, PIMC, PARTNER_SHARE as DEFAULT_PARTNER_SHARE
 from analyzer.games.pitch10.view import bid_name, move_code, move_name
 
 
@@ -196,9 +196,9 @@ class Pitch10Spec(GameSpec):
         bid = pos.kind == "bid"
         strat = np.ascontiguousarray(strat, dtype=np.int64)
         informative = bool(infer) and bool(_informative_bidders(pos, strat))
-        # an mc or pimc rollout seat samples from its own view: it needs a whole deal, not only
-        # the trumps
-        has_mc = bool(((strat[:, 0] == MC) | (strat[:, 0] == PIMC)).any())
+        # an mc, pimc or ismcts rollout seat samples from its own view: it needs a whole deal,
+        # not only the trumps
+        has_mc = bool(np.isin(strat[:, 0], (MC, PIMC, ISMCTS)).any())
         extra: dict[str, Any] = {"infer": bool(infer), "bids_read": informative}
         if informative:
             probe = 20_000
@@ -362,13 +362,13 @@ def bid_tables(points: "np.ndarray", rules: dict[str, Any], own_score: int) -> d
 
 def _informative_bidders(pos: "Position", strat) -> list[int]:
     """The other seats that have bid, whose bid tells something under their rollout
-    strategy's bidding rule (kernel.bids_fit): heuristic, or mc or pimc (modelled by its
-    base strategy) with a heuristic base. A random bidder's bid does not depend on its hand,
+    strategy's bidding rule (kernel.bids_fit): heuristic, or mc, pimc or ismcts (modelled by
+    its base strategy) with a heuristic base. A random bidder's bid does not depend on its hand,
     and a user strategy's (at a seat or as the base, id < 0) is taken to carry no information."""
     seats = []
     for s in range(4):
         sid = int(strat[s, 0])
-        model = int(strat[s, 2]) if sid in (MC, PIMC) else sid
+        model = int(strat[s, 2]) if sid in (MC, PIMC, ISMCTS) else sid
         if s != pos.seat and int(pos.ws.bids[s]) >= 0 and model == HEURISTIC:
             seats.append(s)
     return seats
@@ -793,6 +793,17 @@ SPEC = Pitch10Spec(
                                 "each solved exactly with every hand open, the card with the best mean of its "
                                 "team's points played (ties: the base's card); bids, trump, keep or give and "
                                 "discards are the base strategy's", {"k": 16, "base": "heuristic"}),
+        "ismcts": StrategyInfo(4, "information-set Monte Carlo tree search: each iteration samples the hidden "
+                                  "cards as mc does, walks a tree of what this seat knows (UCB1, explore in "
+                                  "hundredths, every seat's moves by the rules of that world), plays out with the "
+                                  "base strategy for hands hands (1000: to the game's end) and backs up each "
+                                  "seat's team's result (a game won 1; cut short: 0.5 plus the score margin, 20 "
+                                  "points a hand worth 0.5); plays the most visited move. search=1: the play only "
+                                  "(bids, trump, keep or give and discards are the base's), 2: every decision, 3: "
+                                  "every decision, the tree within the decision's phase (the base plays on from "
+                                  "the next)",
+                               {"iterations": 1000, "base": "heuristic", "explore": 30, "hands": 1,
+                                "search": 3}),
     },
     decision_kinds=list(KINDS),
 )

@@ -37,6 +37,13 @@ refill, and the trumps played so far. Trumps are 16-bit strength masks (rules.py
   Carlo in the play phase, in kernel.py (``pimc_move``): K samples of the hidden trumps,
   each solved exactly with every hand open (solver.py), the card with the best mean of
   its team's points played; bids, trump, keep or give and discards are the base's.
+- ``ismcts`` (id ``ISMCTS``; parameters ``iterations``, ``base``, ``explore`` in hundredths,
+  ``hands`` (1000 and more: to the game's end) and ``search``, their defaults in spec.py):
+  information-set Monte Carlo tree search (analyzer.ismcts for the tree), playouts by the base
+  strategy, each seat's team's result backed up; it lives in kernel.py (``ismcts_move``).
+  ``search`` says which decisions it searches: 1 the play only (the others are the base's, as
+  ``pimc``'s), 2 every decision, 3 every decision with the tree kept to the decision's phase
+  (a bid's tree holds the bidding; the base plays on from the trump).
 """
 
 from __future__ import annotations
@@ -61,7 +68,7 @@ from analyzer.games.pitch10.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow
 
-RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
+RANDOM, HEURISTIC, MC, PIMC, ISMCTS = 0, 1, 2, 3, 4
 #: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
 SEARCH = MC
 
