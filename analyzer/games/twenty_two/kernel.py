@@ -13,9 +13,11 @@ same hand share a place).
 
 The rules live once, in ``deal_hand``, ``apply_move`` and ``final_trick``. Two drivers
 choose the moves: ``play_turns`` (any strategy: games, records, evaluations) and
-``rollout_turns`` (built-in base strategies only: what ``mc`` rolls out with; keeping it
-apart keeps the call graph free of recursion, which numba does not compile reliably), with
-its twin ``user_rollout_turns`` for a user strategy as ``mc``'s base (``mc:base=file.py:f``).
+``rollout_turns`` (built-in base strategies only: what ``mc`` and ``ismcts`` roll out with;
+keeping it apart keeps the call graph free of recursion, which numba does not compile
+reliably), with its twin ``user_rollout_turns`` for a user strategy as the base
+(``mc:base=file.py:f``). ``ismcts``'s tree walk plays its moves with ``apply_move`` too, and
+its playouts deal further hands with ``deal_hand`` and score them with ``final_trick``.
 ``load_position`` replays a position's public history through ``apply_move`` (and checks
 it with the legal-move functions), so evaluations start from the engine's own state.
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.twenty_two import strategies as st
@@ -67,7 +70,8 @@ from analyzer.games.twenty_two.sampler import (
 from analyzer.games.twenty_two.state import (  # noqa: F401  (workspace, copy_bundle: kernel API)
     I_COUNTS, I_DP, I_ND, I_NREJ, I_NST, I_REJ, I_VALID, MAX_UNABLE, N_SC, S_BEST, S_DEALER, S_DECISIONS,
     S_HANDS, S_HAS_USER, S_HS, S_LEADER, S_NACTIVE, S_NDECK, S_NDONE, S_NUNABLE, S_OVER, S_PHASE, S_PLAYED,
-    S_SCORED, S_SEAT, S_SET, S_SIZE, S_TOP, S_WINNER, S_WINNERS, Bundle, copy_bundle, workspace,
+    S_SCORED, S_SEAT, S_SET, S_SIZE, S_TOP, S_WINNER, S_WINNERS, Bundle, copy_bundle, search_space,
+    workspace,
 )
 from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream, shuffle
@@ -81,7 +85,7 @@ MC_ALL_FOLLOWS = 16
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "search_decide")
 #: a user slot can be the base of ``mc`` (``mc:base=file.py:f``): ``user_rollout_turns`` plays
 #: mc's rollouts with it
 USER_BASES = True
@@ -905,20 +909,166 @@ def mc_move(params, users, ws, samp, roll, seat, k, base, trace):
     return cand[bi]
 
 
+# ---- ismcts: information-set Monte Carlo tree search (the tree: analyzer/ismcts.py) -------------
+
+#: ``ismcts``'s ``hands`` at or above this: every playout plays to the end of the game
+WHOLE_GAME = 1000
+
+
+@njit(cache=True, _nrt=False)
+def tree_moves(params, ws, keys, scr):
+    """The moves ``ismcts`` considers for the seat to move in bundle ``ws``, as tree keys
+    into ``keys`` (int64[MAX_LEGAL]; ``scr``: the enumerator's scratch); returns how many.
+
+    They are ``mc``'s candidates (``mc_candidates``: every lead, the follows or their
+    windows, the j highest cards as a discard). A discard is keyed by its size j: the other
+    seats see how many cards a seat discards, not which, so a node after another seat's
+    discard must be the same in every world (``key_move`` turns a key back into the move)."""
+    sc = ws.sc
+    p = sc[S_SEAT]
+    phase = sc[S_PHASE]
+    s = sc[S_SET] if phase == PH_FOLLOW else 0
+    best = sc[S_BEST] if phase == PH_FOLLOW else 0
+    n = mc_candidates(phase, ws.hpk[p], sc[S_HS], s, best, sc[S_NDECK] - sc[S_TOP], params[P_LOWEST_ONLY] != 0,
+                      keys, scr)
+    if phase == PH_DISCARD:
+        for i in range(n):
+            keys[i] = set_size(keys[i])
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def key_move(ws, key):
+    """The move of the seat to move in ``ws`` that the tree key ``key`` stands for (tree_moves)."""
+    if ws.sc[S_PHASE] == PH_DISCARD:
+        return highest_set(ws.hpk[ws.sc[S_SEAT]], key)
+    return key
+
+
+@njit(cache=True, _nrt=False)
+def seat_rewards(params, ws, result):
+    """Each seat's reward (float64[P] ``result``) where a playout in ``ws`` stopped: a game
+    over gives each winner 1 / (number of winners) (the rules let ties share the win) and 0
+    to the others; else a seat out gets 0 and a seat still in its share of the room left
+    under the target, (target - score) / the sum of it over the seats in."""
+    players = params[P_PLAYERS]
+    if ws.sc[S_OVER] != 0:
+        winners = ws.sc[S_WINNERS]
+        share = 1.0 / popcount(winners)
+        for p in range(players):
+            result[p] = share if winners & (1 << p) else 0.0
+        return
+    room = 0.0
+    for p in range(players):
+        if ws.active[p]:
+            room += params[P_TARGET] - ws.scores[p]
+    for p in range(players):
+        result[p] = (params[P_TARGET] - ws.scores[p]) / room if ws.active[p] else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def playout_value(params, users, base, roll, search, seat, hands, trace):
+    """Play the world in ``roll`` on with ``base`` for every seat (a built-in id, or the user
+    slot ``-1 - base``): this hand to its final trick, then further hands, until the game
+    ends, ``seat`` is out (its reward is then 0 whatever follows), or ``hands`` hands, this
+    one counted, are played (all of them from WHOLE_GAME). The later hands are dealt by
+    deal_hand from ``roll.gid``'s streams (the search's own: never the game's future deals).
+    Writes each seat's reward (``seat_rewards``) to ``search.tree.result``; final_trick and
+    deal_hand count in ``search.out``."""
+    out = search.out
+    played = 1
+    while True:
+        if base >= 0:
+            rollout_turns(base, params, roll, trace)
+        else:
+            user_rollout_turns(params, users, base, roll, trace)
+        final_trick(params, roll, out, trace, False)
+        if roll.sc[S_OVER] != 0 or not roll.active[seat] or (played >= hands and hands < WHOLE_GAME):
+            break
+        if not deal_hand(params, roll, out, trace, False):
+            break  # the 0-card safeguard ended the game
+        played += 1
+    seat_rewards(params, roll, search.tree.result)
+
+
+@njit(cache=True, _nrt=False)
+def ismcts_move(params, users, ws, roll, search, seat, iterations, base, explore, hands, trace):
+    """``ismcts``: single-observer information-set MCTS (analyzer.ismcts) for ``seat``, its
+    worlds played in bundle ``roll``, its tree ``search.tree``. Iteration j copies the state
+    and redeals what the seat cannot see as ``mc``'s sample j does (``resample_hidden``, the
+    streams seeded from the game's PLAY stream the same way), walks the tree playing every
+    seat's moves by the rules in that world (``tree_moves``; UCB1, ``explore`` in
+    hundredths) to the hand's final trick or a new node, plays on with ``playout_value``
+    (``hands`` hands; later deals from the stream ``(play_rng[2], j)``) and backs each seat's
+    own reward up. Plays the root's most visited move; a single candidate is played without
+    a search (and without a draw).
+
+    Reads ``ws`` (its ``legal`` untouched: the record lists it); writes ``roll`` and
+    ``search``; draws once from the PLAY stream after a search (fresh worlds at the next
+    decision)."""
+    tree = search.tree
+    n = tree_moves(params, ws, tree.legal, roll.scr)
+    if n == 1:
+        return key_move(ws, tree.legal[0])
+    play_rng = ws.play_rng
+    ismcts.reset(tree)
+    c = explore / 100.0
+    for it in range(iterations):
+        j = np.int64(it)
+        copy_bundle(ws, roll)
+        seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
+        seed_stream(roll.play_rng, play_rng[1], j, PLAY)
+        resample_hidden(params, roll, seat, roll.deal_rng)
+        roll.gid[0] = play_rng[2]
+        roll.gid[1] = np.uint64(j)
+        node, depth = 0, 1
+        tree.path[0] = 0
+        while roll.sc[S_PHASE] != PH_FINAL and depth < tree.path.shape[0]:
+            mover = roll.sc[S_SEAT]
+            m = tree_moves(params, roll, tree.legal, roll.scr)
+            child, expanded = ismcts.descend(tree, node, m, mover, c, roll.play_rng)
+            if child < 0:
+                break
+            tree.path[depth] = child
+            depth += 1
+            node = child
+            apply_move(params, roll, key_move(roll, tree.move[child]), trace, False)
+            if expanded:
+                break
+        playout_value(params, users, base, roll, search, seat, hands, trace)
+        ismcts.back_up(tree, depth)
+    next_u64(play_rng)
+    return key_move(ws, ismcts.most_visited(tree))
+
+
 @njit(cache=True)
-def search_move(strat, users, tier, params, ws, samp, roll, seat, trace):
-    """The move of ``seat``'s search strategy (``mc``: ``strat[seat]`` is id, k, base; a
-    negative base is a user slot)."""
+def search_decide(params, strat, ws, users, tier):
+    """The move the search strategy of the seat to move (``strat[seat]``) plays in bundle
+    ``ws`` (a position: load_position), its PLAY stream as it is. For tests and diagnostics;
+    advances ``ws.play_rng`` as the strategy does in a game."""
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    return search_move(strat, users, tier, params, ws, workspace(params), workspace(params),
+                       search_space(params, strat), ws.sc[S_SEAT], trace)
+
+
+@njit(cache=True)
+def search_move(strat, users, tier, params, ws, samp, roll, search, seat, trace):
+    """The move of ``seat``'s search strategy (``mc``: ``strat[seat]`` is id, k, base;
+    ``ismcts``: id, iterations, base, explore, hands; a negative base is a user slot)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
+    if strat[seat, 0] == st.ISMCTS:
+        return ismcts_move(params, users, ws, roll, search, seat, strat[seat, 1], strat[seat, 2], strat[seat, 3],
+                           strat[seat, 4], trace)
     return mc_move(params, users, ws, samp, roll, seat, strat[seat, 1], strat[seat, 2], trace)
 
 
 # ---- drivers -------------------------------------------------------------------------------------
 
 @njit(cache=True, _nrt=False, inline="always")
-def choose_move(strat, users, tier, params, ws, samp, roll, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
-    """The move of ``seat``'s strategy: built-in by id, ``mc``, or a user slot (view filled)."""
+def choose_move(strat, users, tier, params, ws, samp, roll, search, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
+    """The move of ``seat``'s strategy: built-in by id, a search (``mc``, ``ismcts``), or a user
+    slot (view filled)."""
     legal, view, scr, play_rng = ws.legal, ws.seat_view, ws.scr, ws.play_rng
     sid = strat[seat, 0]
     if sid == st.RANDOM:
@@ -926,7 +1076,7 @@ def choose_move(strat, users, tier, params, ws, samp, roll, seat, kind, hand, hs
     if sid == st.HEURISTIC:
         return st.heuristic_move(kind, hand, hs, s, best, stock_left)
     if sid >= st.SEARCH:
-        return search_move(strat, users, tier, params, ws, samp, roll, seat, trace)
+        return search_move(strat, users, tier, params, ws, samp, roll, search, seat, trace)
     return users[-1 - sid](view, legal, n, play_rng)
 
 
@@ -941,7 +1091,7 @@ def legal_set(kind, hand, hs, s, best, low_only, stock_left, legal, scr):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_turns(params, strat, users, tier, ws, samp, roll, err, trace, tracing, forced):
+def play_turns(params, strat, users, tier, ws, samp, roll, search, err, trace, tracing, forced):
     """Play the hand on to its final trick (the first move ``forced`` if >= 0).
 
     Returns 0, or -1 after an illegal user move (``err`` filled).
@@ -967,7 +1117,7 @@ def play_turns(params, strat, users, tier, ws, samp, roll, err, trace, tracing, 
         else:
             if sid < 0 and sc[S_HAS_USER] != 0:
                 fill_seat_view(params, ws, p, kind, hand, hs, s, best, stock_left)
-            move = choose_move(strat, users, tier, params, ws, samp, roll, p, kind, hand, hs, s, best, stock_left,
+            move = choose_move(strat, users, tier, params, ws, samp, roll, search, p, kind, hand, hs, s, best, stock_left,
                                low_only, n, trace)
             if sid < 0:
                 # the strategy could write to ``legal``: make the set again from the state
@@ -989,7 +1139,7 @@ def play_turns(params, strat, users, tier, ws, samp, roll, err, trace, tracing, 
 
 
 @njit(cache=True, _nrt=False)
-def play_rest(params, strat, users, tier, ws, samp, roll, out, err, trace, tracing, forced):
+def play_rest(params, strat, users, tier, ws, samp, roll, search, out, err, trace, tracing, forced):
     """From the middle of a hand: finish it, then play hands until the game is over.
 
     Returns the seats that took this hand's final trick (bit mask), -1 after an error.
@@ -999,7 +1149,7 @@ def play_rest(params, strat, users, tier, ws, samp, roll, out, err, trace, traci
     first = True
     # one call site of the inlined play loop (each call site is compiled again: compile time)
     while True:
-        if play_turns(params, strat, users, tier, ws, samp, roll, err, trace, tracing, forced if first else -1) < 0:
+        if play_turns(params, strat, users, tier, ws, samp, roll, search, err, trace, tracing, forced if first else -1) < 0:
             return -1
         seats = final_trick(params, ws, out, trace, tracing)
         if first:
@@ -1012,11 +1162,11 @@ def play_rest(params, strat, users, tier, ws, samp, roll, out, err, trace, traci
 
 
 @njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, samp, roll):
+def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, samp, roll, search):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     start_game(seed, index, params, strat, ws, out, err)
     if deal_hand(params, ws, out, trace, tracing):
-        play_rest(params, strat, users, tier, ws, samp, roll, out, err, trace, tracing, -1)
+        play_rest(params, strat, users, tier, ws, samp, roll, search, out, err, trace, tracing, -1)
     else:
         finish(params, ws, out, trace, tracing)
 
@@ -1026,9 +1176,10 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
     samp = workspace(params)
     roll = workspace(params)
+    search = search_space(params, strat)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
-        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, samp, roll)
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, samp, roll, search)
         if err[g, 0] >= 0:
             return
 
@@ -1043,7 +1194,7 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
 @njit(cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params), workspace(params),
-              workspace(params))
+              workspace(params), search_space(params, strat))
 
 
 # ---- positions: the public history replayed by the rules ----------------------------------------
@@ -1344,6 +1495,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
     sample = workspace(params)
     samp = workspace(params)
     roll = workspace(params)
+    search = search_space(params, strat)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(3 + 4 * params[P_PLAYERS], dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -1363,7 +1515,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
         for i in range(options.shape[0]):
             copy_bundle(sample, ws)
             out[:] = 0
-            took = play_rest(params, strat, users, tier, ws, samp, roll, out, err, trace, False, options[i])
+            took = play_rest(params, strat, users, tier, ws, samp, roll, search, out, err, trace, False, options[i])
             result[j, i, 0] = (took >> seat) & 1
             result[j, i, 1] = (out[0] >> seat) & 1
 

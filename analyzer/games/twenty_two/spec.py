@@ -530,6 +530,13 @@ SPEC = TwentyTwoSpec(
         "mc": StrategyInfo(st.MC, "Monte Carlo: K samples of the hidden cards, each candidate move rolled out "
                                   "to the end of the hand with the base strategy; plays the move that takes "
                                   "the fewest final-trick points", {"k": 32, "base": "heuristic"}),
+        "ismcts": StrategyInfo(st.ISMCTS, "information-set Monte Carlo tree search: each iteration samples the "
+                                          "hidden cards as mc does, walks a tree of what this seat knows over mc's "
+                                          "candidate moves (UCB1, explore in hundredths), plays out with the base "
+                                          "strategy for hands hands (default 1: this hand, each seat valued by its "
+                                          "share of the room left under the target; 1000: to the game's end, a win "
+                                          "1) and backs up each seat's own reward; plays the most visited move",
+                               {"iterations": 1000, "base": "heuristic", "explore": 70, "hands": 1}),
     },
     lower_score_wins=True,
     decision_kinds=list(KINDS),

@@ -12,8 +12,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from analyzer import ismcts
 from analyzer.games.twenty_two.rules import MAX_LEGAL, P_LOWEST_ONLY, P_PLAYERS, SCRATCH
 from analyzer.games.twenty_two.sampler import DESC, MAX_DP, TAB_SIZE, WORK
+from analyzer.games.twenty_two.strategies import ISMCTS
 from analyzer.games.twenty_two.view import VIEW_SIZE
 from analyzer.jit import njit
 
@@ -89,6 +91,18 @@ class Bundle(NamedTuple):
     tab: np.ndarray
 
 
+class SearchSpace(NamedTuple):
+    """Where ``ismcts`` works besides its bundles (``search_space``). Apart from ``Bundle``: a
+    bundle is passed into parallel loops, and numba's parfors take no nested tuples."""
+
+    #: analyzer.ismcts.Tree: room for the most iterations of an ``ismcts`` seat (else 2 nodes);
+    #: its ``legal`` holds MAX_LEGAL moves (the candidates are picked from the legal list)
+    tree: tuple
+    #: int64[3 + 4 P] scratch out row of the playouts (final_trick and deal_hand count there;
+    #: nobody reads it)
+    out: np.ndarray
+
+
 #: scalar registers (``sc``), in index order. phase: PH_* (codes.py); seat: to move;
 #: ndone: discards made / sets played to this trick; top, ndeck: the stock is
 #: deck[top:ndeck]; size: cards dealt; hs: hand size during the tricks; leader, set, best,
@@ -136,6 +150,19 @@ def workspace(params):
                   np.zeros(N_INFO, dtype=np.int64),
                   # the counting table only where it can be needed (the variant)
                   np.zeros(TAB_SIZE if params[P_LOWEST_ONLY] != 0 else 1, dtype=np.float64))
+
+
+@njit(cache=True)
+def search_space(params, strat):
+    """The ``SearchSpace`` of a block of games whose seats play ``strat``: the tree has room
+    for the most iterations of a seat that plays ``ismcts`` (each iteration adds at most
+    one node; a line of play is never longer than the tree)."""
+    nodes = 2
+    for s in range(strat.shape[0]):
+        if strat[s, 0] == ISMCTS:
+            nodes = max(nodes, strat[s, 1] + 1)
+    players = params[P_PLAYERS]
+    return SearchSpace(ismcts.new_tree(nodes, nodes + 1, MAX_LEGAL, players), np.zeros(3 + 4 * players, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)

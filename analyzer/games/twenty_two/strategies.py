@@ -21,6 +21,9 @@ set of the trick so far. They return a legal move (a packed set).
      its lowest cards in hand), otherwise plays its lowest cards (the only legal move).
 - ``mc`` (kernel.py, ``mc_move``): Monte Carlo over the hidden cards, rolled out with a
   base strategy; see docs/twenty-two.md, "Evaluate and mc".
+- ``ismcts`` (kernel.py, ``ismcts_move``): information-set Monte Carlo tree search over
+  sampled worlds of the hidden cards, played out with a base strategy to the game's end;
+  see docs/twenty-two.md, "The ismcts strategy".
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from analyzer.jit import njit, trailing_zeros
 from analyzer.rng import randbelow
 
 #: built-in strategy ids (spec.SPEC's StrategyInfo reads them)
-RANDOM, HEURISTIC, MC = 0, 1, 2
+RANDOM, HEURISTIC, MC, ISMCTS = 0, 1, 2, 3
 #: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
 SEARCH = MC
 #: the heuristic discards cards of this rank (T) and higher
