@@ -548,7 +548,8 @@ def test_user_strategy_parameters_in_declared_order(tmp_path):
 # ---- a user strategy as ismcts's base (its playouts) ----------------------------------------------
 
 @pytest.mark.parametrize("game, twin", [("hearts2", UNIFORM), ("ninety-nine", UNIFORM_ALWAYS),
-                                        ("pitch10", UNIFORM_ALWAYS), ("twenty-two", TT_RANDOM)])
+                                        ("pitch10", UNIFORM_ALWAYS), ("twenty-two", TT_RANDOM),
+                                        ("two-ten-jack", UNIFORM)])
 def test_ismcts_with_a_user_base_plays_its_twins_games_in(game, twin):
     def seats(base: str) -> pd.DataFrame:
         return _unlabelled(api.simulate(game, games=20, seed=4, seats={0: f"ismcts:iterations=12,base={base}"},

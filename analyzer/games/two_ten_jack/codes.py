@@ -82,13 +82,15 @@ class SearchArrays(NamedTuple):
 
 
 class McWorkspace(NamedTuple):
-    """What ``mc`` and ``pimc`` work in (kernel.mc_workspace)."""
-    roll: Bundle              # the rollout bundle
-    samp: Bundle              # the sampled position
+    """What ``mc``, ``pimc`` and ``ismcts`` work in (kernel.mc_workspace)."""
+    roll: Bundle              # the rollout bundle (ismcts: each iteration's world)
+    samp: Bundle              # the sampled position (ismcts: its scratch weights hold the sampler's)
     out: np.ndarray           # int64[N_COLUMNS] a scratch out row
     total: np.ndarray         # int64[64] points per move (pimc: the sums of the values)
     trace: np.ndarray         # a scratch trace
     search: SearchArrays      # pimc: the solver's arrays (full size only with a pimc seat)
+    tree: tuple               # ismcts: an analyzer.ismcts.Tree (iterations + 1 nodes; else 2)
+    future: np.ndarray        # ismcts: float64[kernel.ROUND_KEYS] the futures' value per way a round ends
 
 
 class Scalars(NamedTuple):

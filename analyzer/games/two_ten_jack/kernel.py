@@ -66,12 +66,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.two_ten_jack import strategies as st
 from analyzer.games.two_ten_jack.rules import (
     ACE_SPADES,
     AS_TRUMP,
+    CARD_POINTS,
     FOLLOW_MASK,
     HAND_SIZE,
     P_TARGET,
@@ -201,19 +203,26 @@ def workspace(params):
 
 @njit(cache=True)
 def mc_workspace(params, strat):
-    """What ``mc`` and ``pimc`` work in: the rollout bundle, the sampled position, a scratch
-    out row, the points per move, a scratch trace and the solver's arrays (a
-    ``codes.McWorkspace``); the solver's table is full size only when a seat of ``strat``
-    plays ``pimc``."""
+    """What ``mc``, ``pimc`` and ``ismcts`` work in: the rollout bundle, the sampled position,
+    a scratch out row, the points per move, a scratch trace, the solver's arrays and the
+    search tree (a ``codes.McWorkspace``); the solver's table is full size only when a seat
+    of ``strat`` plays ``pimc``, the tree only when one plays ``ismcts`` (room for the most
+    iterations of such a seat)."""
     pimc = False
+    nodes = 2
     for s in range(strat.shape[0]):
         pimc = pimc or strat[s, 0] == st.PIMC
+        if strat[s, 0] == st.ISMCTS:
+            nodes = max(nodes, strat[s, 1] + 1)
     table = np.zeros(((1 << PIMC_TT_BITS if pimc else 2) + 1, 3), dtype=np.uint64)
     table[table.shape[0] - 1, 0] = 1  # the solver's generation (solver.new_table)
     search = SearchArrays(table, np.zeros(WORK_SIZE, dtype=np.int64), np.zeros(41, dtype=np.int64),
                           np.zeros(8, dtype=np.int64), np.zeros(8, dtype=np.int64))
+    # a path holds the root and at most every move left in the round; at most 7 legal moves
+    tree = ismcts.new_tree(nodes, 2 * TRICKS + 1, HAND_SIZE + 2, 2)
     return McWorkspace(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
-                       np.zeros(64, dtype=np.int64), np.zeros((1, tr.WIDTH), dtype=np.int64), search)
+                       np.zeros(64, dtype=np.int64), np.zeros((1, tr.WIDTH), dtype=np.int64), search, tree,
+                       np.zeros(ROUND_KEYS, dtype=np.float64))
 
 
 @njit(cache=True, _nrt=False)
@@ -792,7 +801,7 @@ def mc_move(params, users, ws, mcws, seat, mask, k, base):
     (``builtin_turns``) or the user slot ``-1 - base`` (``user_turns``)."""
     if mask & (mask - 1) == 0:
         return lowest(mask)
-    roll, samp, out, total, trace, _ = mcws
+    roll, samp, out, total, trace = mcws.roll, mcws.samp, mcws.out, mcws.total, mcws.trace
     if ws.sc[S_TOP] == 52 and base == st.HEURISTIC:
         k = 1  # stock gone: the other hand is known and the rollouts are deterministic
     play_rng = ws.play_rng
@@ -921,14 +930,167 @@ def tie_break_user(params, users, sid, ws, seat, tied):
     return move
 
 
+# ---- ismcts: information-set Monte Carlo tree search --------------------------------------------
+
+#: ``ismcts``'s ``rounds`` at or above this: every playout plays to the end of the game
+WHOLE_GAME = 1000
+#: a seat's points in one round run from MIN_ROUND (it takes every minus card) to MAX_ROUND
+#: (every plus card); the two seats' points sum to 5, so seat 0's points alone tell the scores
+#: after the round (``ismcts``'s futures are keyed on them)
+MIN_ROUND = int(CARD_POINTS[CARD_POINTS < 0].sum())
+MAX_ROUND = int(CARD_POINTS[CARD_POINTS > 0].sum())
+ROUND_KEYS = MAX_ROUND - MIN_ROUND + 1
+#: the widest point margin of one round: one seat takes every plus card, the other every minus
+#: card (20 - (-15) = 35); a playout stopped before the game's end scales its margin by it
+ROUND_SWING = MAX_ROUND - MIN_ROUND
+#: ``ismcts``: the rest of the game after the round is valued by this many playouts to the
+#: game's end, the same futures for every way the round can end (see ``future_value``)
+FUTURES = 32
+
+
+@njit(cache=True, _nrt=False)
+def base_turns(params, users, base, roll, out, trace):
+    """Play ``roll``'s round to its end with ``base`` for both seats: a built-in by id
+    (``builtin_turns``) or the user slot ``-1 - base`` (``user_turns``)."""
+    if base >= 0:
+        builtin_turns(base, base, roll, out, trace, False)
+    else:
+        user_turns(params, users, base, roll, out, trace)
+
+
+@njit(cache=True, _nrt=False)
+def future_value(params, users, base, roll, out, trace, deal_seed, play_seed):
+    """Seat 0's share of wins over FUTURES playouts of the rest of the game from ``roll``, a
+    round just settled that did not end the game (its scores and next dealer): future f deals
+    its rounds from the stream ``(deal_seed, f, DEAL)`` and plays them with ``base`` for both
+    seats, its coin flips from ``(play_seed, f, PLAY)``, to the game's end. The streams do not
+    depend on the scores: every way the round ends meets the same futures (common random
+    numbers), so the values of two endings differ by what the scores change, not by luck.
+    Writes ``roll`` and ``out`` (scratch)."""
+    scores, sc = roll.scores, roll.sc
+    score0, score1, dealer, rounds = scores[0], scores[1], sc[S_DEALER], sc[S_ROUNDS]
+    wins = 0
+    for f in range(FUTURES):
+        scores[0], scores[1], sc[S_DEALER], sc[S_ROUNDS] = score0, score1, dealer, rounds
+        seed_stream(roll.deal_rng, deal_seed, np.int64(f), DEAL)
+        seed_stream(roll.play_rng, play_seed, np.int64(f), PLAY)
+        winners = 0
+        while winners == 0:
+            deal_round(roll, trace, False)
+            base_turns(params, users, base, roll, out, trace)
+            winners = settle_round(params, roll, out, trace, False)
+        wins += winners & 1
+    return wins / FUTURES
+
+
+@njit(cache=True, _nrt=False)
+def playout_value(params, users, base, rounds, roll, out, trace, future, deal_seed, play_seed, result):
+    """Play ``roll`` on with ``base`` for both seats and write each seat's reward to ``result``
+    (float64[2]): this round to its end, then
+
+    - ``rounds`` >= WHOLE_GAME (the default): the rest of the game. A round that ends the game
+      is worth 1 to the winner, 0 to the loser; else seat 0 gets its share of wins over the
+      FUTURES playouts to the game's end from the scores this round left (``future_value``,
+      streams from ``deal_seed`` and ``play_seed``), kept in ``future`` (float64[ROUND_KEYS],
+      by seat 0's round points; -1: not played yet in this search) and shared by every
+      iteration that ends the round with those points;
+    - else further rounds (dealt from ``roll``'s DEAL stream: the iteration's, never the
+      game's) until the game ends (1 or 0) or ``rounds`` rounds, this one counted, are played:
+      then 0.5 plus the seat's point margin over the rounds played, scaled so that a round's
+      widest margin (ROUND_SWING) is 0.5 of it.
+
+    Writes ``roll``, ``out`` (a scratch row: settle_round's counts) and ``future``."""
+    scores = roll.scores
+    start0, start1 = scores[0], scores[1]
+    base_turns(params, users, base, roll, out, trace)
+    key = mask_points(roll.taken[0]) - MIN_ROUND
+    played = 1
+    while True:
+        winners = settle_round(params, roll, out, trace, False)
+        if winners != 0 or rounds >= WHOLE_GAME or played >= rounds:
+            break
+        deal_round(roll, trace, False)
+        base_turns(params, users, base, roll, out, trace)
+        played += 1
+    if winners != 0:
+        result[0] = 1.0 if winners & 1 else 0.0
+    elif rounds >= WHOLE_GAME:
+        if future[key] < 0.0:
+            future[key] = future_value(params, users, base, roll, out, trace, deal_seed, play_seed)
+        result[0] = future[key]
+    else:
+        margin = (scores[0] - start0) - (scores[1] - start1)
+        result[0] = 0.5 + margin / (2.0 * ROUND_SWING * played)
+    result[1] = 1.0 - result[0]
+
+
+@njit(cache=True, _nrt=False)
+def ismcts_move(params, users, ws, mcws, seat, mask, iterations, base, explore, rounds):
+    """``ismcts``: single-observer information-set MCTS (analyzer.ismcts) for ``seat``.
+    Iteration j copies the round into ``mcws.roll`` and redeals what the seat cannot see as
+    ``mc``'s sample j does (the other hand drawn exactly from the knowledge, the stock's
+    order drawn lazily from the same stream ``(play_rng[0], j, DEAL)``; the coin flips from
+    ``(play_rng[1], j, PLAY)``), walks the tree playing both seats' moves by the rules in that
+    world (``apply_move``; UCB1 among the moves legal there, ``explore`` in hundredths) to the
+    end of the round or a new node, plays on with ``playout_value`` (the base strategy for
+    both: the round, then the game's futures shared by every iteration that ends the round
+    with the same points, or ``rounds`` rounds) and backs each seat's reward up. The tree covers this round: a
+    node is the sequence of moves since the decision (the draws are the world's, not nodes).
+    Plays the root's most visited move; a single legal move is played without a search.
+
+    Reads ``ws`` and its knowledge; writes ``mcws.roll``, ``mcws.tree``, ``mcws.future``,
+    ``mcws.out`` and ``mcws.samp.scratch_w`` (the sampler's weights, once per decision). Like
+    ``mc``, the iterations are seeded from the PLAY stream's words (0 and 1; the futures 2 and
+    3) and the stream then moves on by one draw."""
+    if mask & (mask - 1) == 0:
+        return lowest(mask)
+    roll, out, trace, tree, future = mcws.roll, mcws.out, mcws.trace, mcws.tree, mcws.future
+    play_rng = ws.play_rng
+    cum = mcws.samp.scratch_w
+    pool, wsum, ok = hidden_setup(ws, seat, cum)
+    ismcts.reset(tree)
+    future[:] = -1.0
+    c = explore / 100.0
+    for it in range(iterations):
+        j = np.int64(it)
+        copy_round(ws, roll)
+        seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
+        seed_stream(roll.play_rng, play_rng[1], j, PLAY)
+        place_hidden(roll, seat, pool, hidden_hand(ws, seat, pool, cum, wsum, ok, roll.deal_rng))
+        roll.sc[S_TRACK] = 0
+        node, depth = 0, 1
+        tree.path[0] = 0
+        while roll.sc[S_TRICK] < TRICKS:
+            mover, moves = to_move((roll.hands[0], roll.hands[1]), roll.sc[S_LEADER], roll.sc[S_LEAD])
+            n = mask_list(moves, tree.legal)
+            child, expanded = ismcts.descend(tree, node, n, mover, c, roll.play_rng)
+            if child < 0:
+                break
+            tree.path[depth] = child
+            depth += 1
+            node = child
+            apply_move(roll, tree.move[child], out, trace, False)
+            if expanded:
+                break
+        playout_value(params, users, base, rounds, roll, out, trace, future, play_rng[2], play_rng[3], tree.result)
+        ismcts.back_up(tree, depth)
+    next_u64(play_rng)  # fresh samples at the next decision
+    return ismcts.most_visited(tree)
+
+
 @njit(cache=True)
 def search_move(params, strat, users, tier, ws, mcws, seat, mask):
-    """The card of ``seat``'s search strategy (``mc`` or ``pimc``: ``strat[seat]`` is id, k,
-    base and, for pimc, the exact tricks; a negative base is a user slot)."""
+    """The card of ``seat``'s search strategy (``strat[seat]``: ``mc``: id, k, base; ``pimc``:
+    id, k, base, the exact tricks; ``ismcts``: id, iterations, base, explore, rounds; a
+    negative base is a user slot)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
-    if strat[seat, 0] == st.MC:
+    sid = strat[seat, 0]
+    if sid == st.MC:
         return mc_move(params, users, ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2])
+    if sid == st.ISMCTS:
+        return ismcts_move(params, users, ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2], strat[seat, 3],
+                           strat[seat, 4])
     return pimc_move(params, users, ws, mcws, seat, mask, strat[seat, 1], strat[seat, 2], strat[seat, 3])
 
 
@@ -1015,9 +1177,10 @@ def play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, fo
 
 @njit(cache=True)
 def tracks(strat):
-    """Whether any seat plays ``mc`` or ``pimc`` (then the public knowledge of hands is kept)."""
+    """Whether any seat plays ``mc``, ``pimc`` or ``ismcts`` (then the public knowledge of
+    hands is kept: their samplers read it)."""
     for s in range(strat.shape[0]):
-        if strat[s, 0] == st.MC or strat[s, 0] == st.PIMC:
+        if strat[s, 0] == st.MC or strat[s, 0] == st.PIMC or strat[s, 0] == st.ISMCTS:
             return 1
     return 0
 

@@ -35,6 +35,11 @@ left in the stock. They return a legal move code (rules.py).
   worlds of the hidden cards (the other hand and the stock's order), each solved exactly
   with every card open (solver.py), the move with the best mean value played; before
   them it plays as ``mc``.
+- ``ismcts`` (in kernel.py, ``ismcts_move``): information-set Monte Carlo tree search
+  (analyzer.ismcts holds the tree): each iteration samples the hidden cards as ``mc`` does,
+  walks a tree of what its seat knows through the rest of the round, and plays out with the
+  ``base`` strategy to the end of the game (or ``rounds`` rounds), a game won scoring 1;
+  it plays the root's most visited move.
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ from analyzer.games.two_ten_jack.rules import (
 from analyzer.jit import njit
 from analyzer.rng import randbelow_w
 
-RANDOM, HEURISTIC, MC, PIMC = 0, 1, 2, 3
+RANDOM, HEURISTIC, MC, PIMC, ISMCTS = 0, 1, 2, 3, 4
 #: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
 SEARCH = MC
 
