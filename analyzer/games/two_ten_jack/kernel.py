@@ -843,9 +843,20 @@ def solve_world(ws, samp, search, seat, pool, cum, wsum, ok):
     Writes ``samp`` (a copy of ``ws``'s round with the world in it) and ``search`` (the stock
     top first, the moves low to high and their values); returns the number of moves."""
     copy_round(ws, samp)
-    place_hidden(samp, seat, pool, hidden_hand(ws, seat, pool, cum, wsum, ok, samp.deal_rng))
+    return solve_placed(samp, search, seat, pool, hidden_hand(ws, seat, pool, cum, wsum, ok, samp.deal_rng),
+                        samp.deal_rng)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def solve_placed(samp, search, seat, pool, hand, rng):
+    """The other seat's ``hand`` placed in ``samp`` (a copy of the round), the stock's order
+    drawn from ``rng`` (a uniform shuffle of the rest of the unseen cards), and every legal
+    move of ``seat`` solved with both hands and the stock open (``solver.solve_moves``).
+    Writes ``samp`` and ``search`` (the stock top first, the moves low to high and their
+    values); returns the number of moves."""
+    place_hidden(samp, seat, pool, hand)
     top = samp.sc[S_TOP]
-    shuffle(samp.stock, top, np.int64(52), samp.deal_rng)
+    shuffle(samp.stock, top, np.int64(52), rng)
     ns = 52 - top
     for i in range(ns):
         search.stock[i] = samp.stock[top + i]
@@ -1347,16 +1358,7 @@ def solve_block(seed, start, params, base_ws, seat, options, result, lo, hi, wor
     for j in range(lo, hi):
         hand = hidden_of(seed, start + j, base_ws, seat, pool, cum, total, ok, worlds, rng)
         copy_round(base_ws, samp)
-        place_hidden(samp, seat, pool, hand)
-        top = samp.sc[S_TOP]
-        shuffle(samp.stock, top, np.int64(52), rng)  # the stock's order: the sample stream's next draws
-        ns = 52 - top
-        for i in range(ns):
-            search.stock[i] = samp.stock[top + i]
-        leader = samp.sc[S_LEADER]
-        n, _ = solve_moves(samp.hands[leader], samp.hands[1 - leader], samp.sc[S_LEAD], search.stock, ns,
-                           samp.taken[seat], samp.taken[1 - seat], search.table, search.work, search.moves,
-                           search.values)
+        n = solve_placed(samp, search, seat, pool, hand, rng)  # the stock's order: the sample stream's next draws
         for i in range(options.shape[0]):
             for m in range(n):
                 if search.moves[m] == options[i]:
