@@ -11,6 +11,7 @@ it depends on the machine and what else runs on it.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import NamedTuple
 
@@ -29,16 +30,20 @@ class DecisionSpeed(NamedTuple):
 
     @property
     def per_second(self) -> float:
-        return self.decisions / max(self.cpu_seconds - self.base_seconds, 1e-12)
+        """Decisions per CPU second; inf when the games took no longer than heuristic's."""
+        extra = self.cpu_seconds - self.base_seconds
+        return self.decisions / extra if extra > 0 else math.inf
 
 
 def decision_speed(game: str, strategy: str, games: int, seed: int = 1, rules: dict | None = None) -> DecisionSpeed:
     """Seat 0 plays ``strategy`` in ``games`` games of run ``seed`` (the others heuristic).
-    The first game of another run is played first, untimed (compiling or loading the kernels)."""
+    A game of another run is played first, untimed, with the strategy and with heuristic alone
+    (compiling or loading both kernels' tiers)."""
     from analyzer import api
 
     seats = {0: strategy}
-    api.simulate(game, games=1, seed=seed + 1, seats=seats, workers=1, rules=rules)
+    for warm in (seats, {0: "heuristic"}):  # each compile tier loaded before it is timed
+        api.simulate(game, games=1, seed=seed + 1, seats=warm, workers=1, rules=rules)
 
     def cpu(seats: dict[int, str]) -> float:
         started = time.process_time()

@@ -19,6 +19,7 @@ the machine is doing; nothing here is asserted in tests.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -66,7 +67,9 @@ def search_table(rows: list[DecisionSpeed]) -> str:
     head = ("| game | strategy (default budget) | decisions timed | decisions/s | ms per decision |\n"
             "|---|---|---|---|---|\n")
     return head + "".join(
-        f"| {r.game} | `{r.strategy}` | {r.decisions:,} | {r.per_second:,.0f} | {r.ms_per_decision:.2f} |\n"
+        f"| {r.game} | `{r.strategy}` | {r.decisions:,} | "
+        f"{f'{r.per_second:,.0f}' if math.isfinite(r.per_second) else 'no slower than heuristic'} | "
+        f"{r.ms_per_decision:.2f} |\n"
         for r in rows)
 
 
