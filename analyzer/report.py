@@ -631,11 +631,11 @@ def _ladder_section(r: Report, spec) -> pd.DataFrame:
 def _ladder_speed(r: Report, spec, ladder: list[str]) -> pd.DataFrame:
     """The ladder's time per decision (analyzer.speed): one seat of each strategy, the others
     heuristic, ``speed_games`` games on one worker, CPU time."""
-    from analyzer.speed import decision_speed
+    from analyzer.speed import decision_speeds
 
-    speeds = r.run("ladder_speed", "speed.decision_speed", lambda: [
-        decision_speed(spec.name, x, r.sizes.speed_games, seed=r.seed) for x in ladder],
-        strategies=" ".join(ladder), games=r.sizes.speed_games)
+    speeds = r.run("ladder_speed", "speed.decision_speeds",
+                   lambda: decision_speeds(spec.name, ladder, r.sizes.speed_games, seed=r.seed),
+                   strategies=" ".join(ladder), games=r.sizes.speed_games)
     frame = pd.DataFrame([{"strategy": x.strategy, "games": x.games, "decisions": x.decisions,
                            "ms_per_decision": x.ms_per_decision} for x in speeds])
     r.table("ladder_speed", frame, "Time per decision of each strategy of the ladder (a timing on this machine, "

@@ -35,22 +35,28 @@ class DecisionSpeed(NamedTuple):
         return self.decisions / extra if extra > 0 else math.inf
 
 
-def decision_speed(game: str, strategy: str, games: int, seed: int = 1, rules: dict | None = None) -> DecisionSpeed:
-    """Seat 0 plays ``strategy`` in ``games`` games of run ``seed`` (the others heuristic).
-    A game of another run is played first, untimed, with the strategy and with heuristic alone
+def decision_speeds(game: str, strategies: list[str], games: int, seed: int = 1,
+                    rules: dict | None = None) -> list[DecisionSpeed]:
+    """For each strategy: seat 0 plays it in ``games`` games of run ``seed`` (the others
+    heuristic), against one timing of the same games played by heuristic alone. A game of
+    another run is played first, untimed, with each strategy and with heuristic alone
     (compiling or loading both kernels' tiers)."""
     from analyzer import api
-
-    seats = {0: strategy}
-    for warm in (seats, {0: "heuristic"}):  # each compile tier loaded before it is timed
-        api.simulate(game, games=1, seed=seed + 1, seats=warm, workers=1, rules=rules)
 
     def cpu(seats: dict[int, str]) -> float:
         started = time.process_time()
         api.simulate(game, games=games, seed=seed, seats=seats, workers=1, rules=rules)
         return time.process_time() - started
 
-    spent, base = cpu(seats), cpu({0: "heuristic"})
-    decisions = sum(1 for events in api.play(game, seed=seed, games=games, seats=seats, rules=rules)
-                    for ev in events if ev["ev"] == "decide" and ev["seat"] == 0 and len(ev["legal"]) > 1)
-    return DecisionSpeed(game, strategy, games, decisions, spent, base)
+    for warm in [*strategies, "heuristic"]:  # each compile tier loaded before it is timed
+        api.simulate(game, games=1, seed=seed + 1, seats={0: warm}, workers=1, rules=rules)
+    base = cpu({0: "heuristic"})
+    out = []
+    for strategy in strategies:
+        seats = {0: strategy}
+        spent = cpu(seats)
+        decisions = sum(1 for events in api.play(game, seed=seed, games=games, seats=seats, rules=rules)
+                        for ev in events if ev["ev"] == "decide" and ev["seat"] == 0 and len(ev["legal"]) > 1)
+        out.append(DecisionSpeed(game, strategy, games, decisions, spent, base))
+    return out
+

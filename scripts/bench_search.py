@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from analyzer import api  # noqa: E402
 from analyzer import games as registry  # noqa: E402
-from analyzer.speed import DecisionSpeed, decision_speed  # noqa: E402
+from analyzer.speed import DecisionSpeed, decision_speeds  # noqa: E402
 from solver_times import SolverTimes  # noqa: E402
 
 #: the search strategies, each at its default budget, where a game has them
@@ -60,7 +60,8 @@ def solver_table(rows: list[SolverTimes]) -> str:
 
 
 def search_speeds(games: list[str], per_run: int) -> list[DecisionSpeed]:
-    return [decision_speed(g, s, per_run) for g in games for s in SEARCH if s in registry.get(g).strategies]
+    return [x for g in games
+            for x in decision_speeds(g, [s for s in SEARCH if s in registry.get(g).strategies], per_run)]
 
 
 def search_table(rows: list[DecisionSpeed]) -> str:
