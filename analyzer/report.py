@@ -34,6 +34,7 @@ import html
 import math
 import platform
 import re
+import textwrap
 import time
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -854,8 +855,100 @@ def write_index(root: str | Path, games: Iterable[str] | None = None) -> tuple[P
     return md, page
 
 
+# ---- the guides' strength ladders, from the committed reports ----------------------------------
+
+#: the lines that open and close the generated ladder in a game's guide (docs/GAME.md)
+LADDER_BEGIN = ("<!-- ladder: generated from reports/{game}/tables by `python -m analyzer.report guides`; "
+                "do not edit by hand -->")
+LADDER_END = "<!-- /ladder -->"
+
+
+def _share_text(value: float, lo: float, hi: float) -> str:
+    return f"{value:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def _p_cell(p: float) -> str:
+    return plots.p_text(float(p)).removeprefix("p = ").removeprefix("p ")
+
+
+def _ms_cell(ms: float) -> str:
+    return "< 0.01" if ms < 0.005 else f"{ms:.2f}"
+
+
+def _rung(pairs: pd.DataFrame, a: str, b: str) -> dict[str, Any] | None:
+    """The pairing of ``a`` and ``b`` as the pairs table holds it (the stronger first)."""
+    hit = pairs[((pairs["strategy"] == a) & (pairs["opponent"] == b)) |
+                ((pairs["strategy"] == b) & (pairs["opponent"] == a))]
+    return hit.iloc[0].to_dict() if len(hit) else None
+
+
+def ladder_guide_block(game: str, tables: str | Path) -> str | None:
+    """The Markdown of a guide's strength ladder from a report's tables (``ladder_ranking``,
+    ``ladder_pairs``, ``ladder_speed`` and ``provenance`` CSVs): the ranking with each
+    strategy's time per decision, then each strategy against the next one down. None when
+    the report has no ladder."""
+    tables = Path(tables)
+    if not (tables / "ladder_ranking.csv").is_file():
+        return None
+    ranking = pd.read_csv(tables / "ladder_ranking.csv")
+    pairs = pd.read_csv(tables / "ladder_pairs.csv")
+    speed_file = tables / "ladder_speed.csv"
+    speeds = (dict(zip(*pd.read_csv(speed_file)[["strategy", "ms_per_decision"]].to_numpy().T))
+              if speed_file.is_file() else {})
+    facts = dict(pd.read_csv(tables / "provenance.csv").to_numpy())
+    deals = int(pairs["deals"].min())
+    intro = textwrap.fill(
+             f"The committed report (`reports/{game}/report.md`, section \"Search strategies\"; `analyzer report "
+             f"{game}` rebuilds it) plays every pair of these strategies on {deals:,} duplicate deals per pairing, "
+             f"seed {facts.get('seed', '?')} ({len(pairs)} pairings, all in `reports/{game}/tables/ladder_pairs.csv`). "
+             "Ranked by the mean share of wins against the others, with the time per decision (one core, CPU "
+             "time, the heuristic's time subtracted):", width=90, break_on_hyphens=False)
+    lines = [LADDER_BEGIN.format(game=game), "", intro, "",
+             "| rank | strategy | mean share of wins [95%] | ms a decision |", "|---|---|---|---|"]
+    for _, row in ranking.iterrows():
+        ms = speeds.get(row["strategy"])
+        lines.append(f"| {int(row['rank'])} | `{row['strategy']}` | "
+                     f"{_share_text(row['mean_win_rate'], row['mean_win_rate_lo'], row['mean_win_rate_hi'])} | "
+                     f"{_ms_cell(float(ms)) if ms is not None else '–'} |")
+    lines += ["", "Each strategy against the next one down, the stronger of the pair first:", "",
+              "| strategy | opponent | share of wins [95%] | p |", "|---|---|---|---|"]
+    order = list(ranking["strategy"])
+    for a, b in zip(order, order[1:]):
+        row = _rung(pairs, a, b)
+        if row is not None:
+            lines.append(f"| `{row['strategy']}` | `{row['opponent']}` | "
+                         f"{_share_text(row['win_rate'], row['win_rate_lo'], row['win_rate_hi'])} | "
+                         f"{_p_cell(row['p_value'])} |")
+    return "\n".join(lines + ["", LADDER_END])
+
+
+def write_guide_ladders(root: str | Path, docs: str | Path, games: Iterable[str] | None = None) -> list[Path]:
+    """Replace the generated ladder of each guide ``docs/GAME.md`` by the one of
+    ``root/GAME/tables`` (between the lines LADDER_BEGIN and LADDER_END, which the guide must
+    have; a game whose report has no ladder is left alone). Returns the guides written."""
+    from analyzer import games as registry
+
+    written = []
+    for name in games or registry.names():
+        block = ladder_guide_block(name, Path(root) / name / TABLES)
+        guide = Path(docs) / f"{name}.md"
+        if block is None or not guide.is_file():
+            continue
+        text = guide.read_text(encoding="utf-8")
+        begin = LADDER_BEGIN.format(game=name)
+        if begin in text and LADDER_END in text:
+            head, rest = text.split(begin, 1)
+            text = head + block + rest.split(LADDER_END, 1)[1]
+        else:
+            raise AnalyzerError(f"{guide}: no generated ladder block ({begin!r} ... {LADDER_END!r}) to replace")
+        guide.write_text(text, encoding="utf-8")
+        written.append(guide)
+    return written
+
+
 def main(argv: list[str] | None = None) -> None:
-    """``python -m analyzer.report index ROOT [GAME ...]`` writes the index of the reports."""
+    """``python -m analyzer.report index ROOT [GAME ...]`` writes the index of the reports;
+    ``python -m analyzer.report guides ROOT DOCS [GAME ...]`` the guides' strength ladders."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
@@ -863,7 +956,11 @@ def main(argv: list[str] | None = None) -> None:
         for path in write_index(args[1], args[2:] or None):
             print(path)
         return
-    raise SystemExit("usage: python -m analyzer.report index ROOT [GAME ...]")
+    if len(args) >= 3 and args[0] == "guides":
+        for path in write_guide_ladders(args[1], args[2], args[3:] or None):
+            print(path)
+        return
+    raise SystemExit("usage: python -m analyzer.report index ROOT [GAME ...] | guides ROOT DOCS [GAME ...]")
 
 
 if __name__ == "__main__":

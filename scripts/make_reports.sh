@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate the strategy reports under reports/<game>/ (Markdown, HTML, figures, tables)
-# and reports/index.md + index.html (each report's findings, linked).
+# and reports/index.md + index.html (each report's findings, linked); full reports under reports/
+# also rewrite the strength ladder of each game's guide (docs/GAME.md) from its tables.
 #
 #   scripts/make_reports.sh                    # full reports of all five games (up to ~10 minutes each)
 #   scripts/make_reports.sh hearts2 pitch10    # only these games (the index lists every report present)
@@ -47,3 +48,7 @@ for game in "${games[@]}"; do
   echo "   done in $(( $(date +%s) - started )) s$peak"
 done
 "$PYTHON" -m analyzer.report index "$OUT"
+# the guides' strength ladders (docs/GAME.md) come from the committed reports' tables
+if [ "$OUT" = reports ] && [[ ! " ${flags[*]} " =~ " --quick " ]]; then
+  "$PYTHON" -m analyzer.report guides "$OUT" docs "${games[@]}"
+fi
