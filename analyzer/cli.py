@@ -627,7 +627,8 @@ def report(
     from analyzer import api
 
     _announce_compile(game)
-    path = api.report(game, out, quick=quick, seed=api.check_seed(seed), workers=workers)
+    path = api.report(game, out, quick=quick, seed=api.check_seed(seed), workers=workers,
+                      progress=sys.stderr.isatty(), log=lambda line: typer.echo(line, err=True))
     shown = _short_path(path)
     _say(f"report written: {shown} (and {shown.with_suffix('.html')})")
 

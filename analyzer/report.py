@@ -275,11 +275,25 @@ def finding_text(template: str, row: Mapping[str, Any], column: str, count: str 
 
 # ---- the document: blocks rendered to Markdown and HTML ------------------------------------
 
+def _run_line(game: str, part: str, row: dict[str, str]) -> str:
+    """One short line saying which run of the report starts: ``hearts2 ladder: 8 strategies,
+    200 deals``."""
+    names = row["strategies"].split()
+    who = row["strategies"] if 0 < len(names) <= 2 or "(" in row["strategies"] else f"{len(names)} strategies"
+    sizes = [f"{row[k]} {k if row[k] != '1' else k[:-1]}" for k in ("deals", "games") if row[k]]
+    if row["players"]:
+        sizes.append(f"{row['players']} players")
+    return f"{game} {part}: " + ", ".join([w for w in [who] if w] + sizes)
+
+
 class Report:
     """Collects the report's blocks, findings, tables and figures, and writes its files."""
 
-    def __init__(self, game: str, out: Path, quick: bool, seed: int, workers: int | None) -> None:
+    def __init__(self, game: str, out: Path, quick: bool, seed: int, workers: int | None,
+                 progress: bool = False, log: Callable[[str], None] | None = None) -> None:
         self.game, self.out, self.quick, self.seed, self.workers = game, out, quick, seed, workers
+        #: progress bars for the long runs (a terminal), and a line per run as it starts and ends
+        self.progress, self.log = progress, log
         self.sizes = QUICK if quick else FULL
         self.blocks: list[tuple] = []
         self.runs: list[dict[str, Any]] = []
@@ -340,11 +354,15 @@ class Report:
     # runs, timed and logged for the provenance table
     def run(self, part: str, what: str, call: Callable[[], Any], **facts: Any) -> Any:
         started = time.perf_counter()
-        result = call()
         row = {"part": part, "call": what, "strategies": "", "players": "", "deals": "", "games": ""}
         row.update({k: (f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)) for k, v in facts.items()})
+        if self.log is not None:
+            self.log(_run_line(self.game, part, row))
+        result = call()
         row["seconds"] = f"{time.perf_counter() - started:.2f}"
         self.runs.append(row)
+        if self.log is not None:
+            self.log(f"{self.game} {part}: done in {float(row['seconds']):,.1f} s")
         return result
 
     # the streaming readers the studies use
@@ -569,7 +587,7 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
     if deals is None:
         deals = s.tournament_mc if any(x.startswith("mc") for x in strategies) else s.tournament
     result = r.run(name, "compare.compare", lambda: compare.compare(
-        spec.name, strategies, games=deals, seed=r.seed, workers=r.workers),
+        spec.name, strategies, games=deals, seed=r.seed, workers=r.workers, progress=r.progress),
         strategies=" ".join(strategies), deals=deals)
     r.h(2, title)
     r.p(f"Round robin of {', '.join(f'`{x}`' for x in strategies)} on **{result.games:,} duplicate deals** "
@@ -690,7 +708,8 @@ def _convergence_section(r: Report, spec) -> pd.DataFrame:
         return rows[-1]["half_width"] <= s.convergence_target
 
     r.run("convergence", "compare.Tournament + runner.run_arms", lambda: run_arms(
-        tour.arms, r.seed, s.convergence_max, on_chunk, workers=r.workers, label="report", boundaries=looks),
+        tour.arms, r.seed, s.convergence_max, on_chunk, workers=r.workers, label="report", boundaries=looks,
+        progress=r.progress),
         strategies="heuristic random", deals=s.convergence_max)
     frame = pd.DataFrame(rows)
     final = frame.iloc[-1]
@@ -720,13 +739,16 @@ def _headline_finding(conv: pd.DataFrame) -> str | None:
 # ---- the entry point ------------------------------------------------------------------------------
 
 def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 2026,
-                 workers: int | None = None) -> Path:
+                 workers: int | None = None, progress: bool = False,
+                 log: Callable[[str], None] | None = None) -> Path:
     """Build the strategy report of ``game`` in folder ``out``; returns the Markdown file.
 
     Writes ``out/report.md``, ``out/report.html`` (self-contained: figures as data URIs),
     ``out/figures/*.png`` and ``out/tables/*.csv``. ``quick`` plays a small version in
     seconds (for tests and previews); the full version takes several minutes per game.
-    Results depend on ``game``, ``quick`` and ``seed`` only, not on ``workers``.
+    Results depend on ``game``, ``quick`` and ``seed`` only, not on ``workers``. ``progress``
+    shows a bar during the long runs (for a terminal); ``log`` gets a line as each run starts
+    and ends (the CLI writes them to stderr).
     """
     from analyzer import api
     from analyzer import games as registry
@@ -749,7 +771,7 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
     except OSError as exc:
         raise AnalyzerError(f"cannot create --out {out}: {exc.strerror}") from None
     try:
-        return _build(spec, study, out, quick, seed, workers)
+        return _build(spec, study, out, quick, seed, workers, progress, log)
     except BaseException:
         if created:  # a report that did not finish leaves no half-written folder behind
             import shutil
@@ -758,7 +780,8 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
         raise
 
 
-def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None) -> Path:
+def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, progress: bool,
+           log: Callable[[str], None] | None) -> Path:
     started_at = datetime.now(timezone.utc)
     started = time.perf_counter()
     r = Report(spec.name, out, quick, seed, workers)
@@ -767,7 +790,7 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None) 
     if "mc" in spec.strategies:
         strategies.append(f"mc:k={r.sizes.mc_k}")
 
-    body = Report(spec.name, out, quick, seed, workers)
+    body = Report(spec.name, out, quick, seed, workers, progress, log)
     body.runs = r.runs
     _rules_section(body, spec, rules, study)
     pairs = _tournament_section(body, spec, strategies)

@@ -510,3 +510,13 @@ def test_readers_agree_with_the_rules():
     chosen = pitch.chosen_points(points)
     assert list(chosen[0]) == [7, 7, 6, 6]
     assert list(chosen[1]) == [0, 0, 0, 0]  # chosen on one half, measured on the other
+
+
+def test_run_lines_say_what_starts_in_a_few_words():
+    row = {"part": "ladder", "call": "compare.compare", "strategies": "pimc:k=8 pimc:k=2 heuristic random",
+           "players": "", "deals": "200", "games": ""}
+    assert report._run_line("hearts2", "ladder", row) == "hearts2 ladder: 4 strategies, 200 deals"
+    row.update(strategies="heuristic random", deals="", games="1", players="3")
+    assert report._run_line("ninety-nine", "study", row) == "ninety-nine study: heuristic random, 1 game, 3 players"
+    row.update(strategies="heuristic (all)", games="4,000", players="")
+    assert report._run_line("g", "study", row) == "g study: heuristic (all), 4,000 games"
