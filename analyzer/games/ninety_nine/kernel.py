@@ -169,7 +169,7 @@ def scalars(ws) -> dict[str, int]:
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "mc_decide")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "mc_decide", "exchange_chunk")
 #: a user slot can be ``mc``'s base (``mc:base=file.py:f``): ``choose_base``
 USER_BASES = True
 #: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
@@ -664,13 +664,14 @@ def play_rest(seed, index, params, strat, users, tier, ws, search, out, err, tra
     return first
 
 
-@njit(cache=True, _nrt=False)
-def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, search):
-    """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
-    chips, active, play_rng, sc = ws.chips, ws.active, ws.play_rng, ws.sc
+@njit(cache=True, _nrt=False, inline="always")
+def new_game(seed, index, params, ws, out, err):
+    """Game ``index`` of the run ``seed`` before its first deal: its streams (DEAL, PLAY),
+    every seat in with its chips, the first dealer drawn from the DEAL stream."""
+    chips, active, sc = ws.chips, ws.active, ws.sc
     players = params[P_PLAYERS]
     seed_stream(ws.deal_rng, seed, index, DEAL)
-    seed_stream(play_rng, seed, index, PLAY)
+    seed_stream(ws.play_rng, seed, index, PLAY)
     for s in range(players):
         chips[s] = params[P_CHIPS]
         active[s] = True
@@ -679,6 +680,12 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
     sc[:] = 0
     sc[S_NACTIVE] = players
     sc[S_DEALER] = randbelow(ws.deal_rng, players)
+
+
+@njit(cache=True, _nrt=False)
+def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, search):
+    """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
+    new_game(seed, index, params, ws, out, err)
     play_rest(seed, index, params, strat, users, tier, ws, search, out, err, trace, tracing, -1, True)
 
 
@@ -704,6 +711,86 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               search_workspace(params, strat))
+
+
+# ---- first deals, played as dealt and with two cards exchanged (paired studies) ----------------
+
+@njit(cache=True, _nrt=False)
+def first_deal(seed, index, params, ws, out, err, trace):
+    """Bundle ``ws`` at the first deal of game ``index`` of the run ``seed``, exactly as
+    ``play_game`` deals it (same streams, dealer and cards); nothing played yet."""
+    new_game(seed, index, params, ws, out, err)
+    deal_round(seed, index, params, ws, out, trace, False)
+
+
+@njit(cache=True)
+def first_deals(seed, start, params, hands, stock):
+    """The first deals of games ``start .. start + len(hands) - 1`` (``first_deal``).
+
+    Writes hands int64[n, P, 3] (card codes per seat and slot) and stock int64[n, 52 D] (the
+    stock array as dealt: ``stock[i, 3 P:]`` is still to be drawn, in array order; the
+    lazy shuffle draws its positions, whatever cards they hold, in the same order)."""
+    ws = workspace(params)
+    out = np.zeros(3 + 4 * params[P_PLAYERS], dtype=np.int64)
+    err = np.full(4, -1, dtype=np.int64)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for i in range(hands.shape[0]):
+        first_deal(seed, start + i, params, ws, out, err, trace)
+        hands[i, :, :] = ws.hands
+        stock[i, :] = ws.stock
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def exchange(ws, a, b):
+    """Exchange the cards at places ``a`` and ``b`` of the deal: place ``p < 3 P`` is slot
+    ``p % 3`` of seat ``p // 3``, place ``p >= 3 P`` is ``stock[p - 3 P]``. ``a == b``: no
+    change."""
+    room = ws.hands.shape[0] * HAND_SIZE
+    ca = ws.hands[ix(a // HAND_SIZE), ix(a % HAND_SIZE)] if a < room else ws.stock[ix(a - room)]
+    cb = ws.hands[ix(b // HAND_SIZE), ix(b % HAND_SIZE)] if b < room else ws.stock[ix(b - room)]
+    if a < room:
+        ws.hands[ix(a // HAND_SIZE), ix(a % HAND_SIZE)] = cb
+    else:
+        ws.stock[ix(a - room)] = cb
+    if b < room:
+        ws.hands[ix(b // HAND_SIZE), ix(b % HAND_SIZE)] = ca
+    else:
+        ws.stock[ix(b - room)] = ca
+
+
+@njit(cache=True)
+def exchange_block(seed, start, params, strat, swaps, result, lo, hi, users, tier):
+    ws = workspace(params)
+    search = search_workspace(params, strat)
+    out = np.zeros(3 + 4 * params[P_PLAYERS], dtype=np.int64)
+    err = np.full(4, -1, dtype=np.int64)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for i in range(lo, hi):
+        for a in range(swaps.shape[1]):
+            if swaps[i, a, 0] < 0:
+                result[i, a, 0], result[i, a, 1] = -1, 0
+                continue
+            # the same deal, stock order and play streams for every arm (common random numbers)
+            first_deal(seed, start + i, params, ws, out, err, trace)
+            exchange(ws, swaps[i, a, 0], swaps[i, a, 1])
+            result[i, a, 0] = play_rest(seed, start + i, params, strat, users, tier, ws, search, out, err, trace,
+                                        False, -1, False)
+            result[i, a, 1] = out[0]
+
+
+@njit(parallel=True, cache=True)
+def exchange_chunk(seed, start, params, strat, swaps, result, nblocks, users, tier):
+    """Games ``start .. start + len(swaps) - 1`` played from their first deal once per arm:
+    arm ``a`` of game i exchanges the cards at places ``swaps[i, a]`` (``exchange``; a place
+    with itself: as dealt; ``swaps[i, a, 0] < 0``: arm unused) and plays the game to its end.
+
+    Reads swaps int64[n, arms, 2]; writes result int64[n, arms, 2]: the seat that went over
+    in the first round (-1: unused arm, or an illegal user move) and the winners' bit mask.
+    Each game draws only from its own streams: any ``nblocks`` gives the same result."""
+    n = swaps.shape[0]
+    for b in prange(nblocks):
+        exchange_block(seed, start, params, strat, swaps, result, b * n // nblocks, (b + 1) * n // nblocks, users,
+                       tier)
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
