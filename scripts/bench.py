@@ -174,6 +174,7 @@ def main() -> None:
     parser.add_argument("--update-readme", action="store_true")
     parser.add_argument("--memory", action="store_true", help="peak RSS of 10k vs 10M games of ninety-nine")
     parser.add_argument("--no-search", action="store_true", help="skip the solver and search-strategy tables")
+    parser.add_argument("--no-eval", action="store_true", help="skip evaluation against its yardstick")
     args = parser.parse_args()
     rows = []
     cores = available_cores()
@@ -198,6 +199,13 @@ def main() -> None:
         import bench_search
 
         text += bench_search.report(args.game or registry.names(), deals=1000, per_run=10)
+    if not args.no_eval:
+        import bench_eval
+
+        text += ("\nEvaluation against its yardstick, one core: an evaluation's playouts per second (the first "
+                 "decision with a choice of a recorded game, every option played out to the game's end, 20,000 "
+                 "samples) against simulate's heuristic games per second (`scripts/bench_eval.py`):\n\n"
+                 + bench_eval.table([bench_eval.measure(g, 20_000, 20_000) for g in args.game or registry.names()]))
     print()
     print(text)
     if args.memory:

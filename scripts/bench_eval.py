@@ -1,0 +1,101 @@
+"""Evaluation against its yardstick (issue "Kernels at the limit", item 3), one core.
+
+An evaluation's sample plays the rest of the game once per option from a position; at a
+game's first decision with a choice that is nearly a whole game, so its yardstick is
+``simulate``'s games per second with the same strategy (heuristic everywhere). The ratio
+``playouts/s / games/s`` is what the evaluation keeps of the engine's speed (sampling the
+hidden cards, setting up the position and the per-option bookkeeping are its costs).
+
+    python scripts/bench_eval.py                       # every game
+    python scripts/bench_eval.py --game hearts2 --samples 4000
+
+CPU time of this process on one worker; nothing here is asserted in tests. ``mc``'s speed is
+in bench_search.py (decisions per second).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analyzer import api  # noqa: E402
+from analyzer import games as registry  # noqa: E402
+from analyzer.records import to_jsonl  # noqa: E402
+
+
+@dataclass(frozen=True)
+class EvalSpeed:
+    game: str
+    at: int              # the decision evaluated (1 = first), the first with a choice
+    options: int         # option rows (equivalent cards merged)
+    playouts: int        # samples summed over the options
+    eval_cpu: float      # s
+    games: int           # simulate's games, the yardstick
+    sim_cpu: float       # s
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.playouts / self.eval_cpu
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.sim_cpu
+
+    @property
+    def ratio(self) -> float:
+        return self.playouts_per_second / self.games_per_second
+
+
+def first_choice(events: list[dict]) -> int:
+    """The number (1 = first) of the record's first decision with more than one legal move."""
+    decisions = [e for e in events if e["ev"] == "decide"]
+    return next(i for i, e in enumerate(decisions, start=1) if len(e["legal"]) > 1)
+
+
+def cpu(call) -> tuple[float, object]:
+    started = time.process_time()
+    result = call()
+    return time.process_time() - started, result
+
+
+def measure(game: str, samples: int, games: int, seed: int = 1) -> EvalSpeed:
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "game.jsonl"
+        events = api.play(game, seed=seed, games=1)[0]
+        record.write_text(to_jsonl([events]), encoding="utf-8")
+        at = first_choice(events)
+        run = lambda n: api.evaluate(game, record=str(record), game_index=0, at=at, samples=n,  # noqa: E731
+                                     exact_limit=0, workers=1, seed=seed)
+        run(20)  # compile or load the kernels, untimed
+        spent, result = cpu(lambda: run(samples))
+    api.simulate(game, games=10, seed=seed + 1, workers=1)
+    sim_spent, _ = cpu(lambda: api.simulate(game, games=games, seed=seed, workers=1))
+    table = result.table
+    return EvalSpeed(game, at, len(table), int(table["samples"].sum()), spent, games, sim_spent)
+
+
+def table(rows: list[EvalSpeed]) -> str:
+    head = ("| game | decision | options | playouts | playouts/s | simulate games/s | ratio |\n"
+            "|---|---|---|---|---|---|---|\n")
+    return head + "".join(f"| {r.game} | {r.at} | {r.options} | {r.playouts:,} | {r.playouts_per_second:,.0f} | "
+                          f"{r.games_per_second:,.0f} | {r.ratio:.2f}x |\n" for r in rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--samples", type=int, default=20_000, help="evaluate's sample budget")
+    parser.add_argument("--games", type=int, default=20_000, help="simulate's games (the yardstick)")
+    args = parser.parse_args()
+    print(table([measure(g, args.samples, args.games) for g in args.game or registry.names()]))
+
+
+if __name__ == "__main__":
+    main()
