@@ -84,18 +84,21 @@ class Sizes:
     max_sweep_players: int     # largest player count of a sweep
     deals: int                 # dealt hands of a counterfactual study (paired rollouts)
     rollouts: int              # rollouts per dealt hand and option of a counterfactual study
+    paired_max: int            # most deals of a paired card-value study (looks from ``deals``, doubling)
+    paired_target: float       # ... it stops at the first look whose headline 95% half-width is at most this
 
 
 QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=12, pimc_k=4, ismcts_iterations=40,
               mc_k_low=2, pimc_k_low=2, ismcts_iterations_low=10, speed_games=1,
               convergence_first=250, convergence_max=2000,
               convergence_target=0.02, simulate=1000, records=120, records_sweep=40, records_batch=60,
-              max_sweep_players=5, deals=300, rollouts=4)
+              max_sweep_players=5, deals=300, rollouts=4, paired_max=1200, paired_target=0.5)
 FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, ladder=200, pimc_k=8, ismcts_iterations=1000,
              mc_k_low=4, pimc_k_low=2, ismcts_iterations_low=250, speed_games=6,
              convergence_first=500, convergence_max=256_000,
              convergence_target=0.005, simulate=100_000, records=4000, records_sweep=1000, records_batch=100,
-             max_sweep_players=8, deals=12_000, rollouts=8)
+             max_sweep_players=8, deals=12_000, rollouts=8, paired_max=1_536_000,
+             paired_target=0.05)
 
 
 # ---- intervals, clustered where observations share a game -----------------------------------
@@ -228,6 +231,46 @@ class Cells:
                                                         both[column + "__s_n"], both["__n_n"]))
             rows.append(row)
         return pd.DataFrame(rows)
+
+
+def paired_row(with_: np.ndarray, without: np.ndarray, kind: str) -> dict[str, Any]:
+    """One paired measure: ``n`` (pairs, one per deal: the deal is the cluster), the means
+    ``with`` and ``without`` with their 95% intervals (Wilson for a proportion, ``kind ==
+    "prop"``), and ``difference`` = with - without with the paired interval (the deal's two
+    arms are correlated; clipped to [-1, 1] for a proportion)."""
+    a, b = np.asarray(with_, dtype=float), np.asarray(without, dtype=float)
+    ones = np.ones(len(a))
+    row: dict[str, Any] = {"n": len(a)}
+    for name, x in (("with", a), ("without", b)):
+        bounds = (float(x.min()), float(x.max())) if len(x) else (-math.inf, math.inf)
+        put(row, name, clustered_interval(x, ones, kind, *bounds))
+    d, lo, hi = clustered_difference(a, ones, b, ones)
+    if kind == "prop":
+        lo, hi = max(lo, -1.0), min(hi, 1.0)
+    put(row, "difference", (d, lo, hi))
+    return row
+
+
+def half_width(row: Mapping[str, Any], name: str = "difference") -> float:
+    """Half the width of a row's 95% interval of ``name`` (inf when it has none)."""
+    lo, hi = row.get(name + "_lo"), row.get(name + "_hi")
+    return (hi - lo) / 2 if _is_number(lo) and _is_number(hi) and math.isfinite(hi - lo) else math.inf
+
+
+def sequential(first: int, last: int, target: float, play: Callable[[int, int], pd.DataFrame],
+               precision: Callable[[pd.DataFrame], float]) -> tuple[pd.DataFrame, int]:
+    """Play deals in looks (``first``, then doubling, up to ``last``): ``play(start, n)``
+    returns the rows of deals start .. start + n - 1; stop at the first look whose
+    ``precision(rows so far)`` (a 95% half-width) is at most ``target``. Returns the rows and
+    the deals played. Each deal has its own streams, so a look's rows do not depend on how
+    the deals before it were chunked."""
+    parts, done = [], 0
+    for look in _looks(first, last):
+        parts.append(play(done, look - done))
+        done = look
+        if precision(pd.concat(parts, ignore_index=True)) <= target:
+            break
+    return pd.concat(parts, ignore_index=True), done
 
 
 def grouped(frame: pd.DataFrame, by: list[str] | str, measures: dict[str, tuple[str, str]],

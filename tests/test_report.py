@@ -68,11 +68,17 @@ GAME_TABLES = {
     },
     "hearts2": {
         "moon_rate": ["pairing", "seat", "strategy", "moon_rate", "moon_rate_lo", "moon_rate_hi"],
+        "qs_value_paired": ["partner", "measure", "n", "with", "with_lo", "with_hi", "without", "difference",
+                            "difference_lo", "difference_hi"],
         "qs_value": ["qs", "n", "points", "points_lo", "points_hi", "took_qs"],
         "first_lead": ["role", "n", "points", "points_lo", "points_hi"],
         "points_by_hearts": ["hearts_held", "n", "points", "points_lo", "points_hi", "moon"],
     },
     "two-ten-jack": {
+        "as_value_paired": ["partner", "n", "with", "without", "difference", "difference_lo", "difference_hi",
+                            "margin_difference"],
+        "scoring_card_value_paired": ["card", "card_value", "n", "with", "without", "difference", "difference_lo",
+                                      "difference_hi", "margin_difference"],
         "as_value_dealt": ["as_dealt", "n", "points", "points_lo", "points_hi", "took_as"],
         "as_value_taken": ["took_as", "n", "points"],
         "scoring_card_value": ["card", "card_value", "n_with", "n_without", "difference", "difference_lo",

@@ -103,6 +103,7 @@ from analyzer.games.hearts2.rules import (
     legal_now,
     lowest,
     mask_to_codes,
+    nth_card,
     play_card,
     popcount,
     sample_hidden,
@@ -134,7 +135,7 @@ from analyzer.rng import DEAL, PLAY, hand_purpose, randbelow, seed_stream
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> card`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "paired_swap_chunk")
 #: a user slot can be the base of ``mc`` and ``pimc`` (``mc:base=file.py:f``): ``rollout_hand_user``
 #: and ``pimc_move`` pick its moves through ``user_base_move``
 USER_BASES = True
@@ -622,6 +623,27 @@ def sees_view(strat, seat):
     return sid < 0 or (sid >= st.SEARCH and strat[seat, 2] < 0)
 
 
+@njit(cache=True, inline="always")
+def dealt_leader(h0, dead):
+    """Who leads a freshly dealt hand's first trick: the holder of its forced first lead."""
+    return 0 if h0 & (1 << first_lead(dead)) else 1
+
+
+@njit(cache=True, _nrt=False)
+def hand_facts(strat, search, view, nhands, dealer, score0, score1, target):
+    """Write the game's facts at the start of hand ``nhands`` where the strategies read them:
+    ``search.game`` (the search strategies) and the view (user strategies, when one reads it)."""
+    game = search.game
+    game[G_DEALER], game[G_SCORE0], game[G_SCORE1], game[G_TARGET], game[G_HAND_NO] = (dealer, score0, score1,
+                                                                                        target, nhands)
+    if sees_view(strat, 0) or sees_view(strat, 1):
+        view[V_HAND_NO] = nhands
+        view[V_DEALER] = dealer
+        view[V_SCORES] = score0
+        view[V_SCORES + 1] = score1
+        view[V_TARGET] = target
+
+
 @njit(cache=True, _nrt=False)
 def play_rest(params, strat, users, tier, ws, out, err, trace, tracing, nhands, dealer, score0, score1, h0, h1, dead, leader,
               trick, led, taken0, taken1, ntr0, void0, void1, forced):
@@ -657,17 +679,9 @@ def play_rest(params, strat, users, tier, ws, out, err, trace, tracing, nhands, 
                 tr.emit(trace, tr.LIST, TAG_DEAD, deck[DECK_SIZE - 1], 0, 0)
             h0 = hands[0]
             h1 = hands[1]
-            leader = 0 if h0 & (1 << first_lead(dead)) else 1
+            leader = dealt_leader(h0, dead)
             trick, led, taken0, taken1, ntr0, void0, void1 = 0, -1, 0, 0, 0, 0, 0
-        game = search.game
-        game[G_DEALER], game[G_SCORE0], game[G_SCORE1], game[G_TARGET], game[G_HAND_NO] = (dealer, score0, score1,
-                                                                                            target, nhands)
-        if sees_view(strat, 0) or sees_view(strat, 1):
-            view[V_HAND_NO] = nhands
-            view[V_DEALER] = dealer
-            view[V_SCORES] = score0
-            view[V_SCORES + 1] = score1
-            view[V_TARGET] = target
+        hand_facts(strat, search, view, nhands, dealer, score0, score1, target)
         played += 2 * (TRICKS - trick) - (0 if led < 0 else 1)
         ntricks += TRICKS - trick
         ok, taken0, taken1, ntr0, r0, r1, r2, r3 = play_hand(
@@ -885,6 +899,99 @@ def solve_chunk(seed, start, pos, options, worlds, result, nblocks):
     n = result.shape[0]
     for b in prange(nblocks):
         solve_block(seed, start, pos, options, worlds, result, b * n // nblocks, (b + 1) * n // nblocks)
+
+
+# ---- paired deals: one card's value, the same deal with and without it (the report's study) ----
+
+#: stream purpose of the swap partner's draw in paired_swap_chunk (rng: DEAL 0, PLAY 1, HAND 16+)
+SWAP = 2
+#: result columns of paired_swap_chunk, per deal and arm
+PS_POINTS, PS_OPPONENT, PS_TOOK_QS, PS_MOON = 0, 1, 2, 3
+PS_COLUMNS = 4
+
+
+@njit(cache=True)
+def play_dealt(params, strat, users, tier, ws, err, trace, dealer, h0, h1, dead):
+    """Play hand 1 of a game at 0-0 from the deal ``h0, h1, dead`` (masks) to its end, each
+    seat with its strategy, the PLAY stream from ``ws.play_rng`` (seeded by the caller).
+    Returns (ok, points of seat 0, points of seat 1, moon seat or -1, points taken in
+    tricks by seat 0, by seat 1)."""
+    # unpacked, as play_rest does (numba reads ``ws.view`` as the array method ``view``)
+    _, _, codes, view, _, rng, scratch, sums, search = ws
+    hand_facts(strat, search, view, 1, dealer, 0, 0, params[P_TARGET])
+    ok, taken0, taken1, _, _, _, _, _ = play_hand(
+        strat, users, tier, 1, h0, h1, dead, first_lead(dead), dealt_leader(h0, dead), 0, -1, 0, 0, 0, 0, 0, -1,
+        view, codes, rng, scratch, sums, search, err, trace, False, rng[0], rng[1], rng[2], rng[3])
+    p0, p1, moon = hand_score(taken0, taken1)
+    return ok, p0, p1, moon, taken0, taken1
+
+
+@njit(cache=True)
+def paired_swap_block(seed, start, params, strat, card, neutral, info, result, lo, hi, users, tier):
+    """Deals ``lo .. hi - 1`` of paired_swap_chunk."""
+    ws = workspace(params, strat)
+    err = np.full(4, -1, dtype=np.int64)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    swap_rng = np.zeros(4, dtype=np.uint64)
+    one = np.int64(1)
+    bit = one << card
+    for j in range(lo, hi):
+        # deal g exactly as game g of the run ``seed`` deals its first hand (play_game)
+        g = start + j
+        seed_stream(ws.deal_rng, seed, g, DEAL)
+        dealer = randbelow(ws.deal_rng, 2)
+        for c in range(DECK_SIZE):
+            ws.deck[c] = DECK_CODES[c]
+        dead = shuffle_deal(ws.deck, ws.deal_rng, dealer, ws.hands)
+        h0, h1 = ws.hands[0], ws.hands[1]
+        seat = 0 if h0 & bit else (1 if h1 & bit else -1)
+        info[j, 0], info[j, 1], info[j, 2], info[j, 3] = seat, -1, 0, dealer
+        if seat < 0:
+            continue  # the card is dead: no seat holds it
+        # the partner: a card of ``neutral`` the seat does not hold (``card`` itself if in ``neutral``)
+        pool = neutral & ~((h0 if seat == 0 else h1) & ~bit)
+        seed_stream(swap_rng, seed, g, SWAP)
+        x = nth_card(pool, randbelow(swap_rng, popcount(pool)))
+        info[j, 1], info[j, 2] = x, (dead >> x) & 1
+        flip = (bit | (one << x)) if x != card else np.int64(0)
+        for arm in range(2):
+            a0, a1, dd = h0, h1, dead
+            if arm == 1:  # card and x change places: the seat's hand, and x's place (the other hand or dead)
+                x_dead = (dead >> x) & 1
+                a0 ^= flip if seat == 0 or x_dead == 0 else 0
+                a1 ^= flip if seat == 1 or x_dead == 0 else 0
+                dd ^= flip if x_dead else 0
+            # the same PLAY stream for both arms (common random numbers)
+            seed_stream(ws.play_rng, seed, g, PLAY)
+            _, p0, p1, moon, t0, t1 = play_dealt(params, strat, users, tier, ws, err, trace, dealer, a0, a1, dd)
+            row = result[j, arm]
+            row[PS_POINTS] = p0 if seat == 0 else p1
+            row[PS_OPPONENT] = p1 if seat == 0 else p0
+            # only QS is worth 13 or more: 7 hearts make at most 7
+            row[PS_TOOK_QS] = (t0 if seat == 0 else t1) >= 13
+            row[PS_MOON] = moon == seat
+
+
+@njit(parallel=True, cache=True)
+def paired_swap_chunk(seed, start, params, strat, card, neutral, info, result, nblocks, users, tier):
+    """One card's value, paired: deal ``g = start + j`` (row j of n) is dealt as game g of
+    the run ``seed`` deals its first hand, and hand 1 (scores 0-0) is played twice from it,
+    each seat with its strategy and the same PLAY stream (seed, g): arm 0 as dealt, arm 1
+    with ``card`` exchanged with a partner card drawn uniformly (stream (seed, g, SWAP)) from ``neutral``
+    (a card mask) less the other cards of the seat that holds ``card``, wherever the partner
+    is (the other hand or the dead cards). ``card`` in ``neutral`` may be drawn: that arm is
+    the deal as dealt. ``neutral`` must keep a card outside any 13-card hand.
+
+    Writes info int64[n, 4]: the seat holding ``card`` (-1: dead, the deal not played),
+    the partner card (-1: none), 1 if the partner was dead (0: in the other hand), the
+    dealer; result int64[n, 2, PS_COLUMNS] per arm: the seat's points this hand, the
+    opponent's, whether the seat took 13+ points in tricks (took QS), whether the seat shot
+    the moon. Each deal has its own streams: the results
+    do not depend on ``nblocks``."""
+    n = result.shape[0]
+    for b in prange(nblocks):
+        paired_swap_block(seed, start, params, strat, card, neutral, info, result, b * n // nblocks,
+                          (b + 1) * n // nblocks, users, tier)
 
 
 # ---- a position from its public history -----------------------------------------------------------

@@ -1,21 +1,27 @@
 """Two-player Hearts' report study (analyzer/report.py calls ``build``; ``RULES_BRIEF`` is
 its rules prose). Plain Python: it compiles nothing and no compiled module imports it.
 
-Rule facts from the game's own tables: ``rules.QS`` and ``rules.SUIT_OF`` / ``rules.HEARTS``
-(which card is the queen of spades, which is a heart). Record-based tables are clustered by
-game (the two seats of a hand, and the hands of a game, are not independent).
+The value of QS is **paired** (counterfactual): random deals, each played twice by the
+heuristic from its first hand (the game's ``paired_swap_chunk``), once as dealt and once with
+QS exchanged for a neutral card, the rest of the deal and the play stream the same; the
+interval of a difference is the paired one (the deal is the cluster). Rule facts from the
+game's own tables: ``rules.QS``, ``rules.NON_HEART_MASK`` and ``rules.SUIT_OF`` /
+``rules.HEARTS`` (which card is the queen of spades, which are not hearts). Record-based
+tables are clustered by game (the two seats of a hand, and the hands of a game, are not
+independent).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analyzer import report as rp
 from analyzer import report_plots as plots
 from analyzer.cards import parse_card, token
-from analyzer.games.hearts2.rules import HEARTS, QS, SUIT_OF
+from analyzer.games.hearts2.rules import HEARTS, NON_HEART_MASK, QS, QS_BIT, SUIT_OF
 
 RULES_BRIEF = (
     "Hearts for two players with a 28-card deck (2 4 6 8 T Q A of each suit); hearts are trump. "
@@ -25,6 +31,102 @@ RULES_BRIEF = (
 
 QS_NAME = token(QS)
 QS_PLACES = {"held": "held", "dead": "dead", "opponent": "opponent holds"}
+
+
+#: the cards QS may be exchanged with: every card that is neither a heart nor QS
+NEUTRAL = int(NON_HEART_MASK & ~QS_BIT)
+#: the paired measures: name -> (kernel result column, kind)
+PAIRED = {"points this hand": ("points", "mean"), "opponent's points": ("opponent", "mean"),
+          "took QS": ("took_qs", "prop"), "shot the moon": ("moon", "prop")}
+PLACES = {0: "opponent's hand", 1: "dead"}
+
+
+def qs_swaps(rules: dict[str, Any], seed: int, start: int, n: int) -> pd.DataFrame:
+    """One row per deal of deals ``start .. start + n - 1`` in which a seat holds QS (the
+    others, QS dead, are left out): the seat, the card QS was exchanged with and where it
+    was, and per measure of ``PAIRED`` its value as dealt (``_with``) and with QS exchanged
+    (``_without``). Both arms heuristic for both seats, hand 1 at 0-0."""
+    from analyzer import games as registry
+    from analyzer.games.hearts2.kernel import PS_COLUMNS, PS_MOON, PS_OPPONENT, PS_POINTS, PS_TOOK_QS
+    from analyzer.jit import numba
+    from analyzer.strategies import resolve_seats, strategy_array
+
+    spec = registry.get("hearts2")
+    strat, _ = strategy_array(spec, resolve_seats(spec, 2, None))
+    info = np.zeros((n, 4), dtype=np.int64)
+    result = np.zeros((n, 2, PS_COLUMNS), dtype=np.int64)
+    spec.user_kernel([]).paired_swap_chunk(np.uint64(seed), np.int64(start), spec.params(rules), strat, np.int64(QS),
+                                           np.int64(NEUTRAL), info, result, np.int64(4 * numba.get_num_threads()))
+    held = info[:, 0] >= 0
+    frame = pd.DataFrame({"deal": start + np.flatnonzero(held), "seat": info[held, 0],
+                          "partner": pd.Categorical([token(int(c)) for c in info[held, 1]]),
+                          "partner_place": pd.Categorical.from_codes(info[held, 2], [PLACES[0], PLACES[1]])})
+    columns = {"points": PS_POINTS, "opponent": PS_OPPONENT, "took_qs": PS_TOOK_QS, "moon": PS_MOON}
+    for name, col in columns.items():
+        frame[f"{name}_with"] = result[held, 0, col]
+        frame[f"{name}_without"] = result[held, 1, col]
+    return frame
+
+
+def paired_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per partner place (anywhere, the opponent's hand, dead) and measure: n (deals), the
+    mean with QS and without, and the paired difference, 95% intervals."""
+    rows = []
+    for place, part in [("anywhere", frame), *[(p, frame[frame["partner_place"] == p]) for p in PLACES.values()]]:
+        for measure, (column, kind) in PAIRED.items():
+            rows.append({"partner": place, "measure": measure,
+                         **rp.paired_row(part[f"{column}_with"], part[f"{column}_without"], kind)})
+    return pd.DataFrame(rows)
+
+
+def points_precision(frame: pd.DataFrame) -> float:
+    """The 95% half-width of the headline: the paired difference in the seat's points."""
+    return rp.half_width(rp.paired_row(frame["points_with"], frame["points_without"], "mean"))
+
+
+def qs_finding(row: dict[str, Any]) -> str | None:
+    """The headline sentence from the paired points row (its sign says which way it goes)."""
+    if row["difference_hi"] < 0:
+        verdict = "holding it helps you"
+    elif row["difference_lo"] > 0:
+        verdict = "holding it costs you"
+    else:
+        verdict = "no clear effect either way"
+    return rp.finding_text("Holding QS changes your points this hand by {value} against the same deal with QS "
+                           f"exchanged for a random non-heart you do not hold (fewer is better: {verdict}; heuristic "
+                           "play, {n} deals).", row, "difference", fmt="{:+.2f}")
+
+
+def _qs_section(r, spec, rules: dict[str, Any]) -> None:
+    s = r.sizes
+    frame, played = r.run("study", "kernel.paired_swap_chunk (QS, sequential looks)", lambda: rp.sequential(
+        s.deals, s.paired_max, s.paired_target, lambda start, n: qs_swaps(rules, r.seed, start, n),
+        points_precision), strategies="heuristic (both seats, both arms)", deals=f"up to {s.paired_max:,}")
+    table = paired_table(frame)
+    method = (f"paired: {played:,} random deals ({len(frame):,} with QS in a hand; QS dead, the rest), each "
+              "played from the deal twice by the heuristic for both seats (hand 1, scores 0-0; the heuristic does "
+              "not read the scores): as dealt, and with QS exchanged for a card drawn at random among the non-hearts "
+              "the holder does not hold, wherever that card was (the opponent's hand or the dead cards), the rest "
+              "of the deal and the play stream the same; difference = with - without, its 95% interval paired "
+              f"(clustered by deal); deals added in doubling looks until the points' half-width is at most "
+              f"{s.paired_target}")
+    r.table("qs_value_paired", table, "Value of holding QS, paired: the seat dealt QS against the same deal with "
+            "QS exchanged for a neutral card", method=method,
+            show=["partner", "measure", "n", "with", "without", "difference"])
+    points = table[table["measure"] == "points this hand"].reset_index(drop=True)
+    path = plots.bars(rp.enough(points), "partner", "difference", f"{spec.title}: points this hand with QS minus "
+                      f"without (paired, {played:,} deals)\n(heuristic; by where the exchanged card was)",
+                      "where the card exchanged for QS was", "points per hand (with QS - without)",
+                      r.fig_path("qs_value"), reference=0.0, reference_label="no effect",
+                      colours=plots.PALETTE[:len(rp.enough(points))], legend=list(rp.enough(points)["partner"]))
+    r.figure(path, "Value of holding QS, paired, 95% intervals (n = deals; negative: fewer points with QS)")
+    headline = points.iloc[0].to_dict()
+    r.p(f"Headline paired difference: {headline['difference']:+.3f} points a hand, 95% half-width "
+        f"{rp.half_width(headline):.3f} ({int(headline['n']):,} deals).")
+    r.finding(qs_finding(headline))
+    took = table[(table["partner"] == "anywhere") & (table["measure"] == "took QS")].iloc[0].to_dict()
+    r.finding(rp.finding_text("Dealt QS yourself, you take it back in {value} of hands (heuristic play, {n} "
+                              "deals).", took, "with"))
 
 
 def is_heart(card: str) -> bool:
@@ -105,18 +207,13 @@ def build(r, spec, rules: dict[str, Any]) -> None:
                                       "({n} hands).", row.to_dict(), "moon_rate"))
 
     r.h(3, "Value of holding QS")
+    _qs_section(r, spec, rules)
+    r.p("Observational, for comparison: the recorded games grouped by who was dealt QS (different deals in each "
+        "group, every hand of a game).")
     qs = cells["qs"].table()
-    r.table("qs_value", qs, "Points per hand (fewer is better), chance of taking QS and of shooting the moon, by "
-            "who was dealt QS", method="dealt hands are random (a natural experiment, not paired); heuristic "
-                                       "play; clustered by game")
-    path = plots.bars(rp.enough(qs), "qs", "points", f"{spec.title}: points per hand by who was dealt QS\n"
-                      "(heuristic)", "QS at the deal", "points per hand (mean)", r.fig_path("qs_value"),
-                      colours=plots.PALETTE[:len(rp.enough(qs))], legend=list(rp.enough(qs)["qs"]))
-    r.figure(path, "Points per hand by who holds QS, 95% intervals (n = seat-hands)")
-    held = rp.enough(qs[qs["qs"] == "held"])
-    for _, row in held.iterrows():
-        r.finding(rp.finding_text("Dealt QS yourself, you take it back in {value} of hands (heuristic play, {n} "
-                                  "hands).", row.to_dict(), "took_qs"))
+    r.table("qs_value", qs, "Observational: points per hand (fewer is better), chance of taking QS and of shooting "
+            "the moon, by who was dealt QS", method="observed in recorded heuristic games, grouped by where QS was "
+                                                    "dealt (not paired); clustered by game")
 
     r.h(3, "First-lead advantage")
     lead = cells["lead"].table()

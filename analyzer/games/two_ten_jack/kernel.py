@@ -160,7 +160,7 @@ ALL_CARDS = np.int64((1 << 52) - 1)
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "paired_swap_chunk")
 #: a user slot can be the base of ``mc`` and ``pimc`` (``mc:base=file.py:f``): ``user_turns``
 #: plays mc's rollouts with it, ``tie_break_user`` breaks pimc's ties
 USER_BASES = True
@@ -1235,6 +1235,99 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               mc_workspace(params, strat))
+
+
+# ---- paired deals: each card's value, the same deal with and without it (the report's study) --
+
+#: stream purpose of the swap partners' draws in paired_swap_chunk (rng: DEAL 0, PLAY 1, HAND 16+)
+SWAP = 2
+
+
+@njit(cache=True, _nrt=False)
+def swap_card(ws, seat, card, x):
+    """Exchange ``card`` (in ``seat``'s hand) with ``x`` wherever ``x`` is: the other hand, or
+    its place in the undrawn stock ``stock[top:52]`` (the lazy draws then deal ``card`` where
+    they would have dealt ``x``). ``x == card`` changes nothing."""
+    if x == card:
+        return
+    one = np.int64(1)
+    flip = (one << card) | (one << x)
+    hands, stock = ws.hands, ws.stock
+    hands[seat] ^= flip
+    if (hands[1 - seat] >> x) & 1:
+        hands[1 - seat] ^= flip
+        return
+    for i in range(ws.sc[S_TOP], 52):
+        if stock[i] == x:
+            stock[i] = card
+
+
+@njit(cache=True)
+def paired_swap_block(seed, start, params, strat, cards, neutral, info, result, lo, hi, users, tier):
+    """Deals ``lo .. hi - 1`` of paired_swap_chunk."""
+    ws = workspace(params)
+    dealt = workspace(params)
+    mcws = mc_workspace(params, strat)
+    err = np.full(4, -1, dtype=np.int64)
+    out = np.zeros(N_COLUMNS, dtype=np.int64)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    swap_rng = np.zeros(4, dtype=np.uint64)
+    one = np.int64(1)
+    for j in range(lo, hi):
+        # deal g exactly as game g of the run ``seed`` deals its first round (play_game)
+        g = start + j
+        seed_stream(dealt.deal_rng, seed, g, DEAL)
+        seed_stream(dealt.play_rng, seed, g, PLAY)
+        dealt.scores[0] = 0
+        dealt.scores[1] = 0
+        dealt.sc[:] = 0
+        dealt.sc[S_TRACK] = tracks(strat)
+        dealt.sc[S_DEALER] = randbelow(dealt.deal_rng, 2)
+        deal_round(dealt, trace, False)
+        seed_stream(swap_rng, seed, g, SWAP)
+        for arm in range(cards.shape[0] + 1):
+            seat, x = -1, np.int64(-1)
+            if arm > 0:
+                card = cards[arm - 1]
+                seat = 0 if (dealt.hands[0] >> card) & 1 else (1 if (dealt.hands[1] >> card) & 1 else -1)
+                info[j, arm - 1, 0], info[j, arm - 1, 1], info[j, arm - 1, 2] = seat, -1, 0
+                if seat < 0:
+                    continue  # the card is in the stock: no seat holds it
+                # the partner: a card of ``neutral`` the seat does not hold (``card`` itself if in ``neutral``)
+                pool = neutral & ~(dealt.hands[seat] & ~(one << card))
+                x = nth_bit(pool, randbelow(swap_rng, popcount(pool)))
+                info[j, arm - 1, 1] = x
+                info[j, arm - 1, 2] = (dealt.hands[1 - seat] >> x) & 1
+            # every arm from the same deal, stock and streams (common random numbers)
+            copy_bundle(dealt, ws)
+            if seat >= 0:
+                swap_card(ws, seat, cards[arm - 1], x)
+            play_turns(params, strat, users, tier, ws, mcws, out, err, trace, False, -1)
+            result[j, arm, 0] = mask_points(ws.taken[0])
+            result[j, arm, 1] = mask_points(ws.taken[1])
+        info[j, cards.shape[0], 0] = dealt.sc[S_DEALER]
+
+
+@njit(parallel=True, cache=True)
+def paired_swap_chunk(seed, start, params, strat, cards, neutral, info, result, nblocks, users, tier):
+    """Each card's value, paired: deal ``g = start + j`` (row j of n) is dealt as game g of the
+    run ``seed`` deals its first round (both hands and the stock's order), and round 1 is
+    played from it, each seat with its strategy and the same PLAY stream (seed, g): arm 0 as
+    dealt; arm 1 + i with ``cards[i]`` (int64[k]) exchanged, if a seat holds it, with a
+    partner card drawn uniformly (stream (seed, g, SWAP), one draw per held card in order)
+    from ``neutral`` (a card mask) less the seat's other cards, wherever the partner is (the
+    other hand or its place in the stock: ``swap_card``). ``cards[i]`` in ``neutral`` may be
+    drawn: that arm is the deal as dealt.
+
+    Writes info int64[n, k + 1, 3]: per card, the seat holding it (-1: in the stock, the arm
+    not played), the partner card (-1: none) and 1 if the partner was in the other hand (0:
+    the stock); ``info[j, k, 0]`` the dealer. result
+    int64[n, k + 1, 2]: each seat's points of the round per arm. Each deal has its own
+    streams: the results do not depend on ``nblocks``."""
+    n = result.shape[0]
+    for b in prange(nblocks):
+        paired_swap_block(seed, start, params, strat, cards, neutral, info, result, b * n // nblocks,
+                          (b + 1) * n // nblocks, users, tier)
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
