@@ -9,7 +9,10 @@ hidden cards, setting up the position and the per-option bookkeeping are its cos
     python scripts/bench_eval.py                       # every game
     python scripts/bench_eval.py --game hearts2 --samples 4000
 
-CPU time of this process on one worker; nothing here is asserted in tests. ``mc``'s speed is
+Rates come from two run sizes (the difference in playouts over the difference in time), so
+the fixed cost of a call cancels. An evaluation that stops early (its best option
+separated) plays fewer playouts; the table says how many were timed. CPU time of this
+process on one worker; nothing here is asserted in tests. ``mc``'s speed is
 in bench_search.py (decisions per second).
 """
 
@@ -35,10 +38,10 @@ class EvalSpeed:
     game: str
     at: int              # the decision evaluated (1 = first), the first with a choice
     options: int         # option rows (equivalent cards merged)
-    playouts: int        # samples summed over the options
-    eval_cpu: float      # s
-    games: int           # simulate's games, the yardstick
-    sim_cpu: float       # s
+    playouts: int        # samples summed over the options, less those of the SMALL run
+    eval_cpu: float      # s, less the SMALL run's
+    games: int           # simulate's games (the yardstick), less those of a tenth-size run
+    sim_cpu: float       # s, less the tenth-size run's
 
     @property
     def playouts_per_second(self) -> float:
@@ -51,6 +54,10 @@ class EvalSpeed:
     @property
     def ratio(self) -> float:
         return self.playouts_per_second / self.games_per_second
+
+
+#: the samples of the smaller evaluation whose time is subtracted (with its playouts)
+SMALL = 200
 
 
 def first_choice(events: list[dict]) -> int:
@@ -74,11 +81,15 @@ def measure(game: str, samples: int, games: int, seed: int = 1) -> EvalSpeed:
         run = lambda n: api.evaluate(game, record=str(record), game_index=0, at=at, samples=n,  # noqa: E731
                                      exact_limit=0, workers=1, seed=seed)
         run(20)  # compile or load the kernels, untimed
+        small_spent, small = cpu(lambda: run(SMALL))
         spent, result = cpu(lambda: run(samples))
     api.simulate(game, games=10, seed=seed + 1, workers=1)
+    sim_small, _ = cpu(lambda: api.simulate(game, games=games // 10, seed=seed, workers=1))
     sim_spent, _ = cpu(lambda: api.simulate(game, games=games, seed=seed, workers=1))
-    table = result.table
-    return EvalSpeed(game, at, len(table), int(table["samples"].sum()), spent, games, sim_spent)
+    # rates from two run sizes, so that the fixed cost of a call (position, set-up) cancels
+    playouts = int(result.table["samples"].sum()) - int(small.table["samples"].sum())
+    return EvalSpeed(game, at, len(result.table), playouts, spent - small_spent, games - games // 10,
+                     sim_spent - sim_small)
 
 
 def table(rows: list[EvalSpeed]) -> str:
