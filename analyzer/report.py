@@ -319,7 +319,7 @@ def finding_text(template: str, row: Mapping[str, Any], column: str, count: str 
 # ---- the document: blocks rendered to Markdown and HTML ------------------------------------
 
 def _run_line(game: str, part: str, row: dict[str, str]) -> str:
-    """One short line saying which run of the report starts: ``hearts2 ladder: 8 strategies,
+    """One short line saying which run of the report starts: ``GAME ladder: 8 strategies,
     200 deals``."""
     names = row["strategies"].split()
     who = row["strategies"] if 0 < len(names) <= 2 or "(" in row["strategies"] else f"{len(names)} strategies"
