@@ -276,6 +276,7 @@ def _param_value(spec: GameSpec, name: str, key: str, value: Any) -> int:
         number = int(value)
     except (TypeError, ValueError):
         raise AnalyzerError(f"strategy {name}: parameter {key} takes an integer or a strategy name, not {value!r}") from None
-    if not 1 <= number <= MAX_PARAM:
-        raise AnalyzerError(f"strategy {name}: parameter {key} must be from 1 to {MAX_PARAM:,}, not {value}"[:200])
+    low, high = spec.strategies[name].limits.get(key, (1, MAX_PARAM))
+    if not low <= number <= high:
+        raise AnalyzerError(f"strategy {name}: parameter {key} must be from {low:,} to {high:,}, not {value}"[:200])
     return number

@@ -93,6 +93,8 @@ class StrategyInfo:
     id: int
     description: str
     params: dict[str, int] = field(default_factory=dict)  # name -> default
+    #: name -> (lowest, highest) for a number parameter narrower than 1..strategies.MAX_PARAM
+    limits: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass

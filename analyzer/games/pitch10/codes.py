@@ -41,6 +41,19 @@ PH_BID, PH_TRUMP, PH_GIVE, PH_DISCARD, PH_PLAY, PH_DONE = 0, 1, 2, 3, 4, 5
 EV_DEAL, EV_DECIDE, EV_PITCHER, EV_REFILL, EV_REST, EV_TRICK, EV_HAND_END, EV_GAME_END = 1, 2, 3, 4, 5, 6, 7, 8
 TAG_STOCK = 100      # the list tag of the stock in a deal event
 
+# ---- the ``ismcts`` strategy's parameter codes (kernel.ismcts_move; spec.py bounds them) -----
+#: ``hands`` at this, its highest value and the default: a playout is valued by the game's
+#: result, the rest of the game after this hand by shared futures (kernel.hand_future)
+WHOLE_GAME = 1000
+#: ``search``: the play decisions only (the others are the base's); every decision, the tree
+#: walking on to the hand's end; every decision, the tree within the decision's own phase
+SEARCH_PLAY, SEARCH_ALL, SEARCH_PHASE = 1, 2, 3
+#: with ``hands`` = WHOLE_GAME a hand that does not end the game is valued by this many playouts
+#: of the rest of the game, the same futures for every way the hand ends (kernel.future_value)
+FUTURES = 32
+#: the most ``iterations`` (the tree holds one node per iteration, allocated per block of games)
+MAX_ITERATIONS = 1_000_000
+
 # ---- kernel parameter array (``params``), in the order of the spec's options -----------------
 P_TARGET, P_TAKEN_VARIANT = 0, 1
 

@@ -168,6 +168,7 @@ class MCWork(NamedTuple):
     totals: np.ndarray    # int64[16]: summed value per legal move
     search: SearchArrays  # pimc: the solver's arrays (the table full size only with a pimc seat)
     tree: tuple           # ismcts: its analyzer.ismcts.Tree (iterations + 1 nodes; 2 without an ismcts seat)
+    future: np.ndarray    # ismcts: float64[FUTURE_KEYS], team 0's win share by the hand's score changes
 
 
 @njit(cache=True)
@@ -1272,12 +1273,8 @@ def pimc_move(params, users, ws, mcws, seat, kind, n, k, base):
 
 # ---- ismcts: information-set Monte Carlo tree search ----------------------------------------------
 
-#: ``ismcts``'s ``hands`` at or above this: every playout plays to the end of the game
-WHOLE_GAME = 1000
-#: ``ismcts``'s ``search``: the play decisions only (the others are the base's); every decision,
-#: the tree walking on to the hand's end; every decision, the tree within the decision's own
-#: phase (a bid's tree holds the bidding, then the base plays on from the trump)
-SEARCH_PLAY, SEARCH_ALL, SEARCH_PHASE = 1, 2, 3
+# (``ismcts``'s codes WHOLE_GAME, SEARCH_PLAY / SEARCH_ALL / SEARCH_PHASE, FUTURES and MAX_ITERATIONS
+# are in codes.py: spec.py bounds the parameters by them)
 #: a tree node's key is move + MOVER_KEY * mover (every move code is below it): who moves at a
 #: node can differ from world to world (a seat discards, or still holds a trump, only in some),
 #: and a card played by one seat is another node than the same card played by another
@@ -1288,32 +1285,98 @@ TREE_DEPTH = 40
 #: a playout cut short by ``hands`` scores 0.5 plus the team's score margin over the hands it
 #: played, HAND_SWING points a hand being worth 0.5 (clipped to [0, 1])
 HAND_SWING = 20.0
+#: the futures table is keyed by the hand's two score changes (S_DELTA0, S_DELTA1), each from
+#: FUTURE_LOW (a set bid of 10) to FUTURE_LOW + FUTURE_SPAN - 1; a change beyond (a made moon
+#: that lifts a score from below -37 to 0) is valued without the table
+FUTURE_LOW = -ALL_POINTS
+FUTURE_SPAN = 48
+FUTURE_KEYS = FUTURE_SPAN * FUTURE_SPAN
 
 
 @njit(cache=True, _nrt=False)
-def playout_value(params, users, base, hands, roll, out, trace, result, margin0):
-    """Play ``roll`` on with ``base`` for every seat (``rollout_turns``, or
-    ``user_rollout_turns`` for a user slot ``base < 0``): this hand to its end, then further
-    hands, dealt from ``roll``'s deal stream as it stands, until the game ends or ``hands``
-    hands, this one counted, are played (WHOLE_GAME and above: to the end). Writes each seat's
-    reward to ``result`` (float64[4]): 1 for the winning team's seats, 0 for the others; when
-    the playout stops first, 0.5 plus team 0's score margin gained since the search began (the
-    scores' difference then was ``margin0``) over HAND_SWING points a hand, and its
-    complement for team 1. ``out`` is a scratch row."""
+def base_turns(params, users, base, roll, out, trace):
+    """Play ``roll``'s hand to its end with ``base`` for every seat: a built-in by id
+    (``rollout_turns``) or the user slot ``-1 - base`` (``user_rollout_turns``)."""
+    if base >= 0:
+        rollout_turns(params, base, roll, out, trace)
+    else:
+        user_rollout_turns(params, users, base, roll, out, trace)
+
+
+@njit(cache=True, _nrt=False)
+def future_value(params, users, base, roll, out, trace, deal_seed, play_seed):
+    """Team 0's share of wins over FUTURES playouts of the rest of the game from ``roll``, a
+    hand just scored that did not end the game (its scores, dealer and hand count): future f
+    deals its hands from the stream ``(deal_seed, f, DEAL)``, the next dealer first, and plays
+    them with ``base`` for every seat, its coin flips from ``(play_seed, f, PLAY)``, until a
+    team wins (``score_hand``: the game's own rule). The streams do not depend on the scores:
+    every way the hand ends meets the same futures (common random numbers), so the values of
+    two endings differ by what their scores change, not by luck. Writes ``roll`` and ``out``
+    (scratch)."""
+    scores, sc = roll.scores, roll.sc
+    score0, score1, dealer, hands = scores[0], scores[1], (sc[S_DEALER] + 1) & 3, sc[S_HANDS]
+    wins = 0
+    for f in range(FUTURES):
+        scores[0], scores[1], sc[S_DEALER], sc[S_HANDS] = score0, score1, dealer, hands
+        seed_stream(roll.deal_rng, deal_seed, np.int64(f), DEAL)
+        seed_stream(roll.play_rng, play_seed, np.int64(f), PLAY)
+        while True:
+            start_hand(roll, out, trace, False)
+            base_turns(params, users, base, roll, out, trace)
+            if sc[S_WINNER] >= 0:
+                break
+            sc[S_DEALER] = (sc[S_DEALER] + 1) & 3
+        if sc[S_WINNER] == 0:
+            wins += 1
+    return wins / FUTURES
+
+
+@njit(cache=True, _nrt=False)
+def hand_future(params, users, base, roll, out, trace, future, deal_seed, play_seed):
+    """Team 0's chance to win the game after ``roll``'s hand (scored, the game going on):
+    ``future_value`` of its scores, kept in ``future`` (float64[FUTURE_KEYS]; -1: not played
+    yet in this search) under the hand's score changes, so every iteration that ends the hand
+    with the same changes shares one estimate (the scores before the hand are the search's)."""
     sc = roll.sc
+    d0, d1 = sc[S_DELTA0] - FUTURE_LOW, sc[S_DELTA1] - FUTURE_LOW
+    if not (0 <= d0 < FUTURE_SPAN and 0 <= d1 < FUTURE_SPAN):
+        return future_value(params, users, base, roll, out, trace, deal_seed, play_seed)
+    key = d0 * FUTURE_SPAN + d1
+    if future[key] < 0.0:
+        future[key] = future_value(params, users, base, roll, out, trace, deal_seed, play_seed)
+    return future[key]
+
+
+@njit(cache=True, _nrt=False)
+def playout_value(params, users, base, hands, roll, out, trace, result, margin0, future, deal_seed, play_seed):
+    """Play ``roll`` on with ``base`` for every seat (``base_turns``) and write each seat's
+    reward to ``result`` (float64[4]), its team's: this hand to its end, then
+
+    - ``hands`` >= WHOLE_GAME: the game. A hand that ends it is worth 1 to the winning team, 0
+      to the other; else team 0 gets its chance to win from the scores the hand left, over
+      FUTURES playouts to the game's end shared by every iteration that ends the hand with the
+      same score changes (``hand_future``, streams from ``deal_seed`` and ``play_seed``,
+      ``future`` its table);
+    - else further hands, dealt from ``roll``'s deal stream as it stands, until the game ends
+      (1 or 0) or ``hands`` hands, this one counted, are played: then 0.5 plus team 0's score
+      margin gained since the search began (the scores' difference then was ``margin0``) over
+      HAND_SWING points a hand (clipped to [0, 1]).
+
+    Team 1 gets the complement. Writes ``roll``, ``future`` and ``out`` (a scratch row)."""
+    sc = roll.sc
+    whole = hands >= WHOLE_GAME
     played = 1
     while True:
-        if base >= 0:
-            rollout_turns(params, base, roll, out, trace)
-        else:
-            user_rollout_turns(params, users, base, roll, out, trace)
-        if sc[S_WINNER] >= 0 or (hands < WHOLE_GAME and played >= hands):
+        base_turns(params, users, base, roll, out, trace)
+        if sc[S_WINNER] >= 0 or whole or played >= hands:
             break
         sc[S_DEALER] = (sc[S_DEALER] + 1) & 3
         start_hand(roll, out, trace, False)
         played += 1
     if sc[S_WINNER] >= 0:
         v0 = 1.0 if sc[S_WINNER] == 0 else 0.0
+    elif whole:
+        v0 = hand_future(params, users, base, roll, out, trace, future, deal_seed, play_seed)
     else:
         gained = (roll.scores[0] - roll.scores[1]) - margin0
         v0 = min(1.0, max(0.0, 0.5 + gained / (2.0 * HAND_SWING * played)))
@@ -1334,11 +1397,13 @@ def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explor
     without a node, any other by ``ismcts.descend`` (UCB1, ``explore`` in hundredths) among
     its legal moves keyed by mover (MOVER_KEY); the walk stops at a new node or the hand's
     end (SEARCH_PHASE: at the first decision of another kind than the root's).
-    ``playout_value`` plays on with the base (``hands`` hands) and each seat's reward, its
-    team's, is backed up. Plays the root's most visited move; one legal move is played
+    ``playout_value`` plays on with the base (the hand, then with ``hands`` = WHOLE_GAME the
+    game's futures shared by every iteration that ends the hand with the same score changes,
+    seeded from the PLAY stream's words 2 and 3; else ``hands`` hands) and each seat's reward,
+    its team's, is backed up. Plays the root's most visited move; one legal move is played
     without a search. Reads ``ws`` (``ws.legal[:n]`` its legal moves); writes ``mcws.roll``,
-    ``.tree`` and ``.out``; draws once from the PLAY stream (fresh samples at the next
-    decision), as ``mc``."""
+    ``.tree``, ``.future`` and ``.out``; draws once from the PLAY stream (fresh samples at the
+    next decision), as ``mc``."""
     if search == SEARCH_PLAY and kind != KIND_PLAY:
         return base_choice(params, users, base, ws, seat, kind, n)
     if n == 1:
@@ -1351,6 +1416,8 @@ def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explor
         if not prepare_hidden(roll, seat):  # no deal fits (an impossible history): play as the base
             return base_choice(params, users, base, ws, seat, kind, n)
     ismcts.reset(tree)
+    future = mcws.future
+    future[:] = -1.0  # (every search values its own hands' futures: the scores before it differ)
     c = explore / 100.0
     margin0 = ws.scores[0] - ws.scores[1]
     sc, legal, path = roll.sc, roll.legal, tree.path
@@ -1386,7 +1453,8 @@ def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explor
             apply_move(params, roll, move, out, trace, False)  # (one call site: it is inlined)
             if expanded:
                 break
-        playout_value(params, users, base, hands, roll, out, trace, tree.result, margin0)
+        playout_value(params, users, base, hands, roll, out, trace, tree.result, margin0, future, play_rng[2],
+                      play_rng[3])
         ismcts.back_up(tree, depth)
     next_u64(play_rng)  # fresh samples at the next decision
     return ismcts.most_visited(tree) - MOVER_KEY * seat
@@ -1498,7 +1566,7 @@ def mc_workspace(params, strat):
                           np.zeros(16, dtype=np.int64))
     return MCWork(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
                   np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64), search,
-                  ismcts.new_tree(nodes, TREE_DEPTH, 16, 4))
+                  ismcts.new_tree(nodes, TREE_DEPTH, 16, 4), np.full(FUTURE_KEYS, -1.0))
 
 
 @njit(cache=True, _nrt=False)

@@ -27,12 +27,17 @@ from analyzer.games.pitch10.codes import (
     EV_REFILL,
     EV_REST,
     EV_TRICK,
+    FUTURES,
     HAND_SIZE,
     KEEP,
     KINDS,
+    MAX_ITERATIONS,
     MOON,
+    SEARCH_PHASE,
+    SEARCH_PLAY,
     SUITS,
     TAG_STOCK,
+    WHOLE_GAME,
 )
 from analyzer.games.pitch10.rules import ACE16, FULL16, POINTS16, STRENGTH, game_winner
 from analyzer.games.pitch10.strategies import HEURISTIC, ISMCTS, MC, PIMC, PARTNER_SHARE as DEFAULT_PARTNER_SHARE
@@ -795,15 +800,19 @@ SPEC = Pitch10Spec(
                                 "discards are the base strategy's", {"k": 16, "base": "heuristic"}),
         "ismcts": StrategyInfo(4, "information-set Monte Carlo tree search: each iteration samples the hidden "
                                   "cards as mc does, walks a tree of what this seat knows (UCB1, explore in "
-                                  "hundredths, every seat's moves by the rules of that world), plays out with the "
-                                  "base strategy for hands hands (1000: to the game's end) and backs up each "
-                                  "seat's team's result (a game won 1; cut short: 0.5 plus the score margin, 20 "
-                                  "points a hand worth 0.5); plays the most visited move. search=1: the play only "
-                                  "(bids, trump, keep or give and discards are the base's), 2: every decision, 3: "
-                                  "every decision, the tree within the decision's phase (the base plays on from "
-                                  "the next)",
+                                  "hundredths, every seat's moves by the rules of that world), plays the hand out "
+                                  "with the base strategy and backs up each seat's team's result: hands=1000, the "
+                                  "game's (1 won, 0 lost; a hand that leaves the game open is worth the share of "
+                                  f"wins of {FUTURES} playouts of the rest of the game, shared by every "
+                                  "iteration that ends the hand with the same score changes), else after hands "
+                                  "hands 0.5 plus the score margin (20 points a hand worth 0.5); plays the most "
+                                  "visited move. search=1: the play only (bids, trump, keep or give and discards "
+                                  "are the base's), 2: every decision, 3: every decision, the tree within the "
+                                  "decision's phase (the base plays on from the next)",
                                {"iterations": 1000, "base": "heuristic", "explore": 30, "hands": 1,
-                                "search": 3}),
+                                "search": 3},
+                               {"iterations": (1, MAX_ITERATIONS), "hands": (1, WHOLE_GAME),
+                                "search": (SEARCH_PLAY, SEARCH_PHASE)}),
     },
     decision_kinds=list(KINDS),
 )

@@ -38,12 +38,17 @@ refill, and the trumps played so far. Trumps are 16-bit strength masks (rules.py
   each solved exactly with every hand open (solver.py), the card with the best mean of
   its team's points played; bids, trump, keep or give and discards are the base's.
 - ``ismcts`` (id ``ISMCTS``; parameters ``iterations``, ``base``, ``explore`` in hundredths,
-  ``hands`` (1000 and more: to the game's end) and ``search``, their defaults in spec.py):
+  ``hands`` and ``search``, their defaults and bounds in spec.py, the codes in codes.py):
   information-set Monte Carlo tree search (analyzer.ismcts for the tree), playouts by the base
   strategy, each seat's team's result backed up; it lives in kernel.py (``ismcts_move``).
-  ``search`` says which decisions it searches: 1 the play only (the others are the base's, as
-  ``pimc``'s), 2 every decision, 3 every decision with the tree kept to the decision's phase
-  (a bid's tree holds the bidding; the base plays on from the trump).
+  ``hands`` says what a playout is worth: ``WHOLE_GAME`` (1000) the game's result, 1 or 0 when
+  the hand ends the game (``score_hand``'s rule), else the team's chance to win from the
+  scores the hand leaves, the share of wins of ``FUTURES`` playouts of the rest of the game
+  shared by every iteration that ends the hand with the same score changes and the same for
+  every ending (common random numbers: ``hand_future``); 1 to 999 that many hands, then 0.5
+  plus the score margin. ``search`` says which decisions it searches: 1 the play only (the
+  others are the base's, as ``pimc``'s), 2 every decision, 3 every decision with the tree kept
+  to the decision's phase (a bid's tree holds the bidding; the base plays on from the trump).
 """
 
 from __future__ import annotations
