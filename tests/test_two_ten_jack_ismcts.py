@@ -149,7 +149,9 @@ def test_ismcts_as_the_rollout_of_evaluate():
         values = brute_position(solver.position_at(events, number))
         if max(position["scores"]) > 10 or len(set(values.values())) < 2:
             continue
-        table = evaluate(GAME, position, samples=4, seed=4, workers=1,
+        # exact_limit=0: 4 sampled worlds (the one world an empty stock leaves, 4 times), not
+        # the enumeration's first round of 256 games of ismcts to the game's end per option
+        table = evaluate(GAME, position, samples=4, seed=4, workers=1, exact_limit=0,
                          rollout="ismcts:iterations=500,rounds=1").table
         for option, row in table.set_index("option").iterrows():
             # the value is mine - the other's, and a round's points sum to 5

@@ -123,7 +123,8 @@ def test_pimc_rollouts_finish_a_round_at_its_exact_value():
 def test_pimc_as_the_rollout_of_evaluate_is_reproducible():
     events = api.play(GAME, seed=13, games=1, seats=["heuristic", "heuristic"])[0]
     position = SPEC.position_from_record(events, 37)  # seat 0 leads trick 19 (a stock of 4): 7 moves
-    runs = [evaluate(GAME, position, samples=12, seed=7, workers=w, rollout="pimc:k=2,tricks=9").table
+    # (exact_limit=0: the 12 samples asked for, not the enumeration's first round of every world twice)
+    runs = [evaluate(GAME, position, samples=12, seed=7, workers=w, exact_limit=0, rollout="pimc:k=2,tricks=9").table
             for w in (1, 2)]
     pd.testing.assert_frame_equal(runs[0], runs[1])
     legal = [ev for ev in events if ev["ev"] == "decide"][36]["legal"]
