@@ -1,0 +1,89 @@
+"""The committed strategy reports (reports/<game>/tables) keep the promises of
+docs/reports.md, checked on the files as committed (no engine run):
+
+- every interval holds its estimate, and a proportion's interval stays inside [0, 1];
+- every finding states its n, and that n is at least the report's minimum;
+- Pitch's bid tables are counterfactual: every dealt-hand class has a row for every bid,
+  whatever the bidding would have done.
+
+A report regenerated with a fault of this kind fails here before it is committed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import games
+from analyzer.report import MIN_N
+
+ROOT = Path(__file__).resolve().parents[1]
+REPORTS = ROOT / "reports"
+COMMITTED = sorted(p.parent for p in REPORTS.glob("*/report.md"))
+
+#: columns that hold a proportion (a share of games, hands, turns or cards), by name
+PROPORTIONS = {"win_rate", "opponent_win_rate", "mean_win_rate", "bust_rate", "made", "make_chance", "make_rate",
+               "over_now", "over_this_round", "pitch_rate", "share", "took_as", "went_over", "dealer_share",
+               "nondealer_share"}
+#: proportions whose name means points elsewhere: (game, table) -> columns
+PROPORTIONS_IN = {("twenty-two", "final_trick"): {"taken"},
+                  ("ninety-nine", "escape_card_value"): {"with", "without", "won_with", "won_without"},
+                  ("ninety-nine", "escape_card_value_observed"): {"with", "without"}}
+
+
+def _intervals(table: pd.DataFrame) -> list[str]:
+    """The columns X of ``table`` that have X_lo and X_hi beside them."""
+    return [c for c in table.columns if f"{c}_lo" in table.columns and f"{c}_hi" in table.columns]
+
+
+def test_every_game_has_a_committed_report():
+    assert [p.name for p in COMMITTED] == sorted(games.names())
+
+
+@pytest.mark.parametrize("folder", COMMITTED, ids=lambda p: p.name)
+def test_intervals_hold_their_estimates_and_proportions_stay_in_0_1(folder):
+    checked = 0
+    for file in sorted((folder / "tables").glob("*.csv")):
+        table = pd.read_csv(file)
+        proportions = PROPORTIONS | PROPORTIONS_IN.get((folder.name, file.stem), set())
+        for column in _intervals(table):
+            x, lo, hi = (pd.to_numeric(table[c], errors="coerce").to_numpy(float)
+                         for c in (column, f"{column}_lo", f"{column}_hi"))
+            shown = ~np.isnan(lo) & ~np.isnan(hi)
+            eps = 1e-9
+            assert np.all(lo[shown] <= x[shown] + eps) and np.all(x[shown] <= hi[shown] + eps), \
+                f"{file.relative_to(ROOT)}: {column} outside its interval"
+            if column in proportions:
+                assert np.all(lo[shown] >= -eps) and np.all(hi[shown] <= 1 + eps), \
+                    f"{file.relative_to(ROOT)}: an interval of {column} leaves [0, 1]"
+            checked += int(shown.sum())
+    assert checked > 0
+
+
+@pytest.mark.parametrize("folder", COMMITTED, ids=lambda p: p.name)
+def test_every_finding_states_an_n_of_at_least_the_minimum(folder):
+    findings = pd.read_csv(folder / "tables" / "findings.csv")["finding"]
+    assert 3 <= len(findings) <= 5
+    for finding in findings:
+        counts = [int(n.replace(",", "")) for n in re.findall(r"\bn = ([\d,]+)", finding)]
+        assert counts, f"{folder.name}: a finding without its n: {finding}"
+        assert min(counts) >= MIN_N, f"{folder.name}: a finding on fewer than {MIN_N}: {finding}"
+
+
+@pytest.mark.parametrize("table, classes", [("bid_table_trump_length", {"<=3", "4", "5", "6", "7+"}),
+                                            ("bid_table_top_trumps", {"0", "1", "2", "3"})])
+def test_pitch_bid_tables_are_counterfactual(table, classes):
+    """Every dealt-hand class has a row for every bid: each hand was put in the pitcher's
+    chair with each bid, not read from who won the bidding."""
+    frame = pd.read_csv(REPORTS / "pitch10" / "tables" / f"{table}.csv", dtype=str)
+    grid = set(zip(frame.iloc[:, 0], frame["bid"]))
+    bids = {"4", "5", "6", "7", "8", "9", "10", "moon"}
+    assert set(frame.iloc[:, 0]) == classes
+    assert {(c, b) for c in set(frame.iloc[:, 0]) for b in bids} == grid
+    # the same dealt hands behind every bid of a class (one deal set, every bid on it)
+    n = frame.assign(n=frame["n"].astype(int)).groupby(frame.columns[0])["n"].nunique()
+    assert (n == 1).all()
