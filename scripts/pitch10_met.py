@@ -138,7 +138,7 @@ def render(met: np.ndarray, seed: int, games: int, hands: int, seats: list[str])
     for t in range(2):
         for i in range(MET_DIST):
             body.append("    " + ",".join(str(x) for x in rows[t, i]) + ",")
-    seats_text = ",".join(seats)
+    seats_text = f"``{seats[0]}`` at every seat" if len(set(seats)) == 1 else "``" + ",".join(seats) + "``"
     return f'''"""10-Point Pitch's match-equity table, written by scripts/pitch10_met.py: do not edit, run
 ``python scripts/pitch10_met.py --seed {seed} --games {games}`` (``--check`` compares).
 
@@ -146,10 +146,10 @@ def render(met: np.ndarray, seed: int, games: int, hands: int, seats: list[str])
 to reach the target and team 1 ``d1`` (1..MET_DIST), the next hand dealt by a seat of team ``t``:
 a Markov chain over the hands, each hand's outcome (who pitched relative to the dealer, the bid,
 the points each team took) drawn from the {hands:,} hands of {games:,} recorded games of
-``{seats_text}`` (seed {seed}), scored by the rules for target MET_TARGET with a made bid scoring
-the bid, solved by value iteration. ``kernel.met_value`` (the ``ismcts`` value ``hands=0``)
-reads it; numba freezes it into the compiled code (and analyzer.jit keys the game's cache on this
-file, which mentions njit).
+{seats_text} (seed {seed}), scored by the rules for target MET_TARGET with a
+made bid scoring the bid, solved by value iteration. ``kernel.met_value`` (the ``ismcts`` value
+``hands=0``) reads it; numba freezes it into the compiled code, and analyzer.jit keys the game's
+cache on this file (every file of the package but spec.py and study.py): a new table recompiles.
 """
 
 import numpy as np

@@ -5,10 +5,10 @@
 to reach the target and team 1 ``d1`` (1..MET_DIST), the next hand dealt by a seat of team ``t``:
 a Markov chain over the hands, each hand's outcome (who pitched relative to the dealer, the bid,
 the points each team took) drawn from the 139,597 hands of 10,000 recorded games of
-``heuristic,heuristic,heuristic,heuristic`` (seed 2026), scored by the rules for target MET_TARGET with a made bid scoring
-the bid, solved by value iteration. ``kernel.met_value`` (the ``ismcts`` value ``hands=0``)
-reads it; numba freezes it into the compiled code (and analyzer.jit keys the game's cache on this
-file, which mentions njit).
+``heuristic`` at every seat (seed 2026), scored by the rules for target MET_TARGET with a
+made bid scoring the bid, solved by value iteration. ``kernel.met_value`` (the ``ismcts`` value
+``hands=0``) reads it; numba freezes it into the compiled code, and analyzer.jit keys the game's
+cache on this file (every file of the package but spec.py and study.py): a new table recompiles.
 """
 
 import numpy as np
