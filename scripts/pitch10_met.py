@@ -97,7 +97,7 @@ def solve(trans, target: int = MET_TARGET, size: int = SOLVE_DIST, tol: float = 
             p = t if r else 1 - t  # the pitcher's team
             dpit, doth = (D0, D1) if p == 0 else (D1, D0)
             if kind == "lost":
-                plans.append((t, q, None, None, np.full(D0.shape, 1.0 - p, dtype=float), None))
+                plans.append((t, q, None, None, np.full(D0.shape, float(p == 1)), None))  # team 0 wins if 1 missed
                 continue
             if kind == "moon":
                 # above 0 (distance below the target): wins at once; else lifted to 0 (distance = target)
