@@ -16,12 +16,18 @@ result backed up; ``search=1`` searches the play only, ``search=2`` every decisi
   scores where a lead wins the game at once (counted by hand) it leads one, no future played; the
   futures table keeps the order common random numbers imply (a better score change never worth
   less); its games are the same for any workers and chunks;
+- ``hands=0`` (the hand, valued by the match-equity table of met.py): the table is a probability,
+  monotone in each team's distance to the target and symmetric between the teams; it agrees with
+  games played from the scores by the engine; the kernel reads it by distance and next dealer;
+  the script that builds it rebuilds it; a hand that ends the game is 1 or 0; its games are the
+  same for any workers and chunks;
 - out-of-range parameters are refused in one line.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -250,8 +256,8 @@ def test_ismcts_parameters_are_checked_in_one_line():
 
     for text, expected in (("ismcts:search=4", "parameter search must be from 1 to 3, not 4"),
                            ("ismcts:search=0", "parameter search must be from 1 to 3, not 0"),
-                           ("ismcts:hands=0", "parameter hands must be from 1 to 1,000, not 0"),
-                           ("ismcts:hands=1001", "parameter hands must be from 1 to 1,000, not 1001"),
+                           ("ismcts:hands=-1", "parameter hands must be from 0 to 1,000, not -1"),
+                           ("ismcts:hands=1001", "parameter hands must be from 0 to 1,000, not 1001"),
                            ("ismcts:iterations=1000001", "parameter iterations must be from 1 to 1,000,000"),
                            ("ismcts:explore=0", "parameter explore must be from 1 to"),
                            ("ismcts:hands=all", "parameter hands takes an integer")):
@@ -261,5 +267,139 @@ def test_ismcts_parameters_are_checked_in_one_line():
         assert expected in message and "\n" not in message, message
     # the bounds are reachable
     api.simulate(GAME, games=1, seed=1, rules={"target": 11},
-                 seats=["ismcts:iterations=5,hands=1000,search=1", "ismcts:iterations=5,hands=1,search=3",
+                 seats=["ismcts:iterations=5,hands=1000,search=1", "ismcts:iterations=5,hands=0,search=3",
                         "heuristic", "heuristic"])
+
+
+# ---- hands=0: the hand, valued by the match-equity table (met.py, scripts/pitch10_met.py) ----------
+
+def _met_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "pitch10_met.py"
+    spec = importlib.util.spec_from_file_location("pitch10_met", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_match_equity_table_is_a_probability_monotone_and_symmetric():
+    from analyzer.games.pitch10.met import MET, MET_DIST, MET_TARGET
+
+    assert MET.shape == (2, MET_DIST, MET_DIST) and MET_TARGET == RULES["target"]
+    assert ((MET >= 0) & (MET <= 1)).all()
+    # team 0's chance never rises as it needs more points, never falls as team 1 needs more
+    assert (np.diff(MET, axis=1) <= 0).all() and (np.diff(MET, axis=2) >= 0).all()
+    # the teams' places swapped (distances and the next dealer's team): the complement (the table
+    # is rounded to 1e-4)
+    assert np.abs(MET[1] - (1 - MET[0].T)).max() <= 1.01e-4
+    # level at the start, whoever deals (the first dealer is drawn: both equally likely); a team
+    # one point away wins nearly surely against one far behind, and the dealing side matters
+    assert abs(MET[0, 51, 51] - 0.5) < 0.02 and abs(MET[1, 51, 51] - 0.5) < 0.02
+    assert MET[0, 0, MET_DIST - 1] > 0.95 and MET[1, MET_DIST - 1, 0] < 0.05
+    assert MET[0, 0, 0] != MET[1, 0, 0]
+
+
+def test_match_equity_chain_agrees_with_games_played_from_the_scores():
+    # the script's method against the game's own engine: a table built from the hands of 1,000
+    # recorded heuristic games (the heuristic ignores the scores, so its hands are alike at any
+    # scores, as the chain assumes), and kernel.future_value playing the rest of the game from
+    # given scores with the heuristic at every seat, 32 games a call from independent streams:
+    # team 0's share of wins within a 99.9% interval, widened by 0.02 for the table's own
+    # sampling error (about 14,000 hands)
+    from analyzer import trace as tr
+    from analyzer.stats import wilson
+
+    script = _met_script()
+    table = script.solve(script.transitions(script.hand_outcomes(1000, 5, ["heuristic"] * 4)))
+    params = SPEC.params(RULES)
+    roll = K.workspace(params)
+    out, trace = np.zeros(K.N_COLUMNS, dtype=np.int64), np.zeros((1, tr.WIDTH), dtype=np.int64)
+    calls = 300
+    for scores, team in (((42, 32), 0), ((22, 27), 1), ((47, 47), 0), ((-8, 7), 1), ((49, 12), 1)):
+        wins = 0.0
+        for c in range(calls):
+            roll.scores[0], roll.scores[1] = scores
+            roll.sc[K.S_DEALER] = (team + 3) & 3  # the hand just played: the next is dealt by ``team``
+            roll.sc[K.S_WINNER] = -1
+            wins += K.future_value(params, NO_USERS, np.int64(S.HEURISTIC), roll, out, trace,
+                                   np.uint64(1000 + c), np.uint64(5000 + c)) * K.FUTURES
+        n = calls * K.FUTURES
+        lo, hi = wilson(int(round(wins)), n, z=3.29)
+        value = table[team, 52 - scores[0] - 1, 52 - scores[1] - 1]
+        assert lo - 0.02 <= value <= hi + 0.02, (scores, team, wins / n, (lo, hi), value)
+
+
+def test_match_equity_value_reads_the_table_by_distance_and_next_dealer():
+    from analyzer.games.pitch10.met import MET, MET_DIST
+
+    roll = K.workspace(SPEC.params(RULES))
+    for target, scores, dealer, expected in (
+            (52, (40, 31), 0, MET[1, 11, 20]),      # the next hand dealt by seat 1, team 1
+            (52, (40, 31), 3, MET[0, 11, 20]),      # ... by seat 0
+            (52, (-60, 51), 1, MET[0, MET_DIST - 1, 0]),  # team 0 beyond the table: 112 away, read at 100
+            (21, (0, 11), 2, MET[1, 20, 9]),        # another target: the distances
+            (10_000, (0, 10), 2, MET[1, MET_DIST - 1, MET_DIST - 11]),  # far away: the margin kept
+            (10_000, (0, 500), 2, MET[1, MET_DIST - 1, 0])):           # a margin beyond the table
+        roll.scores[0], roll.scores[1] = scores
+        roll.sc[K.S_DEALER] = dealer
+        params = SPEC.params(SPEC.resolve_rules({"target": target}))
+        assert K.met_value(params, roll) == expected, (target, scores, dealer)
+
+
+def test_match_equity_chain_scores_hands_by_the_rules():
+    # the script's chain on made-up hand outcomes whose values follow from the rules by hand
+    script = _met_script()
+    counts = np.zeros((2, 8, 11, 11), dtype=np.int64)
+    counts[1, 7, 3, 7] = 1  # the dealer's team always bids the moon and misses: it loses at once
+    v = script.solve(script.transitions(counts), size=60)
+    assert (v[0] == 0).all() and (v[1] == 1).all()
+    counts[:] = 0
+    counts[1, 7, 10, 0] = 1  # ... always makes it: above 0 it wins at once, at or below 0 it is lifted to 0
+    v = script.solve(script.transitions(counts), size=60)
+    assert (v[0, :51] == 1).all() and (v[1, :, :51] == 0).all()
+    # team 0 at or below 0 and dealing, team 1 above 0: 0 is lifted to 0, then team 1's moon wins
+    assert v[0, 55, 10] == 0 and v[0, 51, 10] == 0
+    counts[:] = 0
+    counts[0, 2, 6, 4] = 1  # the other team bids 6, makes it, the dealer's team takes 4: +6 and +4
+    v = script.solve(script.transitions(counts), size=60)
+    # team 0 needs 6, team 1 needs 4: whichever deals, the other pitches and goes out first (+6 or +4)
+    assert v[0, 5, 3] == 0 and v[1, 5, 3] == 1
+    # team 0 needs 10, team 1 needs 12. Team 1 deals: 0 pitches (4 left), 1 takes 4 (8 left); then
+    # 1 pitches (2 left) and 0 takes 4: out. Team 0 deals: 1 pitches (6 left), 0 takes 4 (6 left); then 0 pitches: out
+    assert v[0, 9, 11] == 1 and v[1, 9, 11] == 1
+    # ... team 0 needs 4, team 1 needs 6, team 1 deals: 0 pitches (+6), 1 takes 4 (+4): 0 out first
+    assert v[1, 3, 5] == 1 and v[0, 3, 5] == 0
+
+
+def test_match_equity_table_is_the_scripts():
+    # the module is what the script writes for its table and the run that made it (the run itself,
+    # ``python scripts/pitch10_met.py --check``, replays thousands of games: not run here)
+    from analyzer.games.pitch10 import met
+
+    script = _met_script()
+    text = script.render(met.MET, met.MET_SEED, met.MET_GAMES, met.MET_HANDS, [met.MET_SEATS] * 4)
+    assert text == Path(met.__file__).read_text()
+    assert met.MET_HANDS > 10 * met.MET_GAMES and met.MET_DIST == script.MET_DIST
+
+
+def test_ismcts_match_equity_wins_the_game_at_once_and_is_reproducible(tmp_path):
+    # a hand that ends the game is worth 1 or 0 as with hands=1000: at scores 45 to 47 the leads
+    # AS or QS make the bid and win the game (test_ismcts_wins_the_game_at_once_when_a_card_does)
+    deciding = {**ENDGAME, "scores": [45, 47]}
+    for seed in range(3):
+        assert _search(deciding, K.MATCH_EQUITY, seed)[0] in ("AS", "QS"), seed
+    assert _search(ENDGAME, K.MATCH_EQUITY, 0)[0] in ("AS", "QS")
+    kw = dict(games=10, seed=19, rules={"target": 21},
+              seats=["ismcts:iterations=40,hands=0", "heuristic", "ismcts:iterations=30,hands=0,base=random", "mc:k=4"])
+    api.simulate(GAME, workers=1, out=str(tmp_path / "a.csv"), **kw)
+    api.simulate(GAME, workers=2, chunk=3, out=str(tmp_path / "b.csv"), **kw)
+    a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
+    pd.testing.assert_frame_equal(a, b)
+    record = api.play(GAME, seed=19, index=4, games=1, rules={"target": 21}, seats=kw["seats"])[0]
+    assert record[-1]["scores"] == [int(a.loc[4, "score_0"]), int(a.loc[4, "score_1"])]
+    # the value is played: hands=1 (the hand's margin) gives other games on the same deals
+    one = {**kw, "seats": [s.replace("hands=0", "hands=1") for s in kw["seats"]]}
+    api.simulate(GAME, workers=1, out=str(tmp_path / "c.csv"), **one)
+    assert not pd.read_csv(tmp_path / "c.csv").equals(a)

@@ -45,6 +45,10 @@ TAG_STOCK = 100      # the list tag of the stock in a deal event
 #: ``hands`` at this, its highest value and the default: a playout is valued by the game's
 #: result, the rest of the game after this hand by shared futures (kernel.hand_future)
 WHOLE_GAME = 1000
+#: ``hands`` at this, its lowest value: a playout plays the searched hand only and is valued by the
+#: match-equity table (met.py, built by scripts/pitch10_met.py): team 0's chance to win the game
+#: from the scores the hand leaves and the next dealer's team (kernel.met_value)
+MATCH_EQUITY = 0
 #: ``search``: the play decisions only (the others are the base's); every decision, the tree
 #: walking on to the hand's end; every decision, the tree within the decision's own phase
 SEARCH_PLAY, SEARCH_ALL, SEARCH_PHASE = 1, 2, 3

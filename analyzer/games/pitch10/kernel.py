@@ -46,6 +46,7 @@ from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.pitch10 import strategies as st
 from analyzer.games.pitch10 import view as vw
 from analyzer.games.pitch10.codes import *  # noqa: F403 (EV_*, KIND_*, PH_*, S_*, E_*, moves: codes.py)
+from analyzer.games.pitch10.met import MET, MET_DIST
 from analyzer.games.pitch10.rules import (
     CARD_AT,
     FULL16,
@@ -1273,7 +1274,7 @@ def pimc_move(params, users, ws, mcws, seat, kind, n, k, base):
 
 # ---- ismcts: information-set Monte Carlo tree search ----------------------------------------------
 
-# (``ismcts``'s codes WHOLE_GAME, SEARCH_PLAY / SEARCH_ALL / SEARCH_PHASE, FUTURES and MAX_ITERATIONS
+# (``ismcts``'s codes WHOLE_GAME, MATCH_EQUITY, SEARCH_PLAY / SEARCH_ALL / SEARCH_PHASE, FUTURES and MAX_ITERATIONS
 # are in codes.py: spec.py bounds the parameters by them)
 #: a tree node's key is move + MOVER_KEY * mover (every move code is below it): who moves at a
 #: node can differ from world to world (a seat discards, or still holds a trump, only in some),
@@ -1348,6 +1349,26 @@ def hand_future(params, users, base, roll, out, trace, future, deal_seed, play_s
 
 
 @njit(cache=True, _nrt=False)
+def met_value(params, roll):
+    """Team 0's chance to win the game after ``roll``'s hand (scored, the game going on), read
+    from the match-equity table (met.py): ``MET[t, d0 - 1, d1 - 1]``, ``d`` each team's distance to
+    the target (``params[P_TARGET]`` minus its score), ``t`` the team of the next hand's dealer.
+    The table holds distances 1..MET_DIST: when a team is further away, both distances are
+    lowered by the same amount until the further one is MET_DIST (the margin kept), and a
+    distance then below 1 (a margin of MET_DIST or more) is read as 1."""
+    target = params[P_TARGET]
+    d0 = target - roll.scores[0]
+    d1 = target - roll.scores[1]
+    far = max(d0, d1) - MET_DIST
+    if far > 0:
+        d0 -= far
+        d1 -= far
+    d0 = max(d0, 1)
+    d1 = max(d1, 1)
+    return MET[((roll.sc[S_DEALER] + 1) & 3) & 1, d0 - 1, d1 - 1]
+
+
+@njit(cache=True, _nrt=False)
 def playout_value(params, users, base, hands, roll, out, trace, result, margin0, future, deal_seed, play_seed):
     """Play ``roll`` on with ``base`` for every seat (``base_turns``) and write each seat's
     reward to ``result`` (float64[4]), its team's: this hand to its end, then
@@ -1357,6 +1378,8 @@ def playout_value(params, users, base, hands, roll, out, trace, result, margin0,
       FUTURES playouts to the game's end shared by every iteration that ends the hand with the
       same score changes (``hand_future``, streams from ``deal_seed`` and ``play_seed``,
       ``future`` its table);
+    - ``hands`` = MATCH_EQUITY: the game by the match-equity table. A hand that ends the game
+      is worth 1 or 0 as above; else team 0 gets ``met_value`` of the scores the hand left;
     - else further hands, dealt from ``roll``'s deal stream as it stands, until the game ends
       (1 or 0) or ``hands`` hands, this one counted, are played: then 0.5 plus team 0's score
       margin gained since the search began (the scores' difference then was ``margin0``) over
@@ -1377,6 +1400,8 @@ def playout_value(params, users, base, hands, roll, out, trace, result, margin0,
         v0 = 1.0 if sc[S_WINNER] == 0 else 0.0
     elif whole:
         v0 = hand_future(params, users, base, roll, out, trace, future, deal_seed, play_seed)
+    elif hands == MATCH_EQUITY:
+        v0 = met_value(params, roll)
     else:
         gained = (roll.scores[0] - roll.scores[1]) - margin0
         v0 = min(1.0, max(0.0, 0.5 + gained / (2.0 * HAND_SWING * played)))
@@ -1399,7 +1424,8 @@ def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explor
     end (SEARCH_PHASE: at the first decision of another kind than the root's).
     ``playout_value`` plays on with the base (the hand, then with ``hands`` = WHOLE_GAME the
     game's futures shared by every iteration that ends the hand with the same score changes,
-    seeded from the PLAY stream's words 2 and 3; else ``hands`` hands) and each seat's reward,
+    seeded from the PLAY stream's words 2 and 3; with ``hands`` = MATCH_EQUITY the hand valued by
+    the match-equity table; else ``hands`` hands) and each seat's reward,
     its team's, is backed up. Plays the root's most visited move; one legal move is played
     without a search. Reads ``ws`` (``ws.legal[:n]`` its legal moves); writes ``mcws.roll``,
     ``.tree``, ``.future`` and ``.out``; draws once from the PLAY stream (fresh samples at the
