@@ -232,17 +232,23 @@ def test_ismcts_futures_meet_the_same_deals_for_every_ending():
 def test_ismcts_whole_game_searches_are_reproducible(tmp_path):
     # the futures' streams come from the deciding seat's PLAY stream: the same games for any workers
     # and chunks, with a built-in and with a random base
-    kw = dict(games=10, seed=17, rules={"target": 21},
-              seats=["ismcts:iterations=40,hands=1000", "heuristic", "ismcts:iterations=30,hands=1000,base=random",
+    _reproducible_and_played(tmp_path, "hands=1000", seed=17)
+
+
+def _reproducible_and_played(tmp_path, hands: str, seed: int) -> None:
+    """Games with two ismcts seats valued by ``hands`` (one on a random base) are the same for
+    any workers and chunks, play records simulate's games, and the value is played: hands=1
+    (the hand's margin) gives other games on the same deals."""
+    kw = dict(games=10, seed=seed, rules={"target": 21},
+              seats=[f"ismcts:iterations=40,{hands}", "heuristic", f"ismcts:iterations=30,{hands},base=random",
                      "mc:k=4"])
     api.simulate(GAME, workers=1, out=str(tmp_path / "a.csv"), **kw)
     api.simulate(GAME, workers=2, chunk=3, out=str(tmp_path / "b.csv"), **kw)
     a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
     pd.testing.assert_frame_equal(a, b)
-    record = api.play(GAME, seed=17, index=4, games=1, rules={"target": 21}, seats=kw["seats"])[0]
+    record = api.play(GAME, seed=seed, index=4, games=1, rules={"target": 21}, seats=kw["seats"])[0]
     assert record[-1]["scores"] == [int(a.loc[4, "score_0"]), int(a.loc[4, "score_1"])]
-    # the value is played: hands=1 (the hand's margin) gives other games on the same deals
-    one = {**kw, "seats": [s.replace("hands=1000", "hands=1") for s in kw["seats"]]}
+    one = {**kw, "seats": [s.replace(hands, "hands=1") for s in kw["seats"]]}
     api.simulate(GAME, workers=1, out=str(tmp_path / "c.csv"), **one)
     assert not pd.read_csv(tmp_path / "c.csv").equals(a)
 
@@ -391,15 +397,4 @@ def test_ismcts_match_equity_wins_the_game_at_once_and_is_reproducible(tmp_path)
     for seed in range(3):
         assert _search(deciding, K.MATCH_EQUITY, seed)[0] in ("AS", "QS"), seed
     assert _search(ENDGAME, K.MATCH_EQUITY, 0)[0] in ("AS", "QS")
-    kw = dict(games=10, seed=19, rules={"target": 21},
-              seats=["ismcts:iterations=40,hands=0", "heuristic", "ismcts:iterations=30,hands=0,base=random", "mc:k=4"])
-    api.simulate(GAME, workers=1, out=str(tmp_path / "a.csv"), **kw)
-    api.simulate(GAME, workers=2, chunk=3, out=str(tmp_path / "b.csv"), **kw)
-    a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
-    pd.testing.assert_frame_equal(a, b)
-    record = api.play(GAME, seed=19, index=4, games=1, rules={"target": 21}, seats=kw["seats"])[0]
-    assert record[-1]["scores"] == [int(a.loc[4, "score_0"]), int(a.loc[4, "score_1"])]
-    # the value is played: hands=1 (the hand's margin) gives other games on the same deals
-    one = {**kw, "seats": [s.replace("hands=0", "hands=1") for s in kw["seats"]]}
-    api.simulate(GAME, workers=1, out=str(tmp_path / "c.csv"), **one)
-    assert not pd.read_csv(tmp_path / "c.csv").equals(a)
+    _reproducible_and_played(tmp_path, "hands=0", seed=19)
