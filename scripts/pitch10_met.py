@@ -41,12 +41,13 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.games.pitch10.codes import ALL_POINTS, MOON  # (codes.py compiles nothing)
+
 #: distances (points still needed) the table keeps, and the larger range the chain is solved on
 MET_DIST = 100
 SOLVE_DIST = 160
 #: the rules the table is solved for (the game's defaults)
 MET_TARGET = 52
-MOON = 11
 #: the table's values are written as integers in these units
 SCALE = 10_000
 OUT = Path(__file__).resolve().parent.parent / "analyzer" / "games" / "pitch10" / "met.py"
@@ -57,7 +58,7 @@ def hand_outcomes(games: int, seed: int, seats: list[str]) -> np.ndarray:
     ``games`` recorded games: r = 1 when the dealer's team pitched."""
     from analyzer import api
 
-    counts = np.zeros((2, 8, 11, 11), dtype=np.int64)
+    counts = np.zeros((2, MOON - 3, ALL_POINTS + 1, ALL_POINTS + 1), dtype=np.int64)
     step = 500
     for start in range(0, games, step):
         for events in api.play("pitch10", seed=seed, index=start, games=min(step, games - start), seats=seats):
@@ -83,7 +84,7 @@ def transitions(counts: np.ndarray) -> list[tuple[int, float, str, int, int]]:
         n = int(counts[r, b, tp, to])
         bid = int(b) + 4
         if bid == MOON:
-            key = (int(r), "moon", 0, int(to)) if tp == 10 else (int(r), "lost", 0, 0)
+            key = (int(r), "moon", 0, int(to)) if tp == ALL_POINTS else (int(r), "lost", 0, 0)
         elif tp >= bid:
             key = (int(r), "play", bid, int(to))
         else:
