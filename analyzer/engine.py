@@ -58,22 +58,25 @@ def _options(dispatcher, *dropped: str) -> dict:
 
 
 @functools.lru_cache(maxsize=None)
-def _not_inlined(dispatcher) -> Callable:
+def _not_inlined(dispatcher, nrt: bool = True) -> Callable:
     """An analyzer helper (``rng.randbelow``, a view helper) as a function of its own, compiled
     without bounds checks: numba's ``inline="always"`` would lower its body under the checks of
     the user's function, which measured about 20-35 ns more per call in a loop (the helper's own
-    accesses are the engine's, not the user's); LLVM still inlines it."""
-    return njit(**_options(dispatcher, "inline", "cache"))(dispatcher.py_func)
+    accesses are the engine's, not the user's); LLVM still inlines it. ``nrt=False``: without
+    reference counting, as the user's code around it (``user_slot``)."""
+    return njit(**_options(dispatcher, "inline", "cache", "_nrt"), _nrt=nrt)(dispatcher.py_func)
 
 
-def bounds_checked(function, _done: dict | None = None) -> Callable:
+def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Callable:
     """A user strategy's ``@njit`` function compiled again with bounds checks, and so every user
     function it calls through a global name (its helpers, recursively): an index out of range
     anywhere in the user's code raises IndexError instead of touching memory it does not own.
-    (numba's ``boundscheck`` option reaches only the function it decorates, not its callees.)
     The analyzer's own helpers it calls stay unchecked. A helper reached through a module
     attribute (``mylib.f``) is not rewritten and runs unchecked. Uncompiled (``--debug``) a
-    function is returned as is: Python checks every index."""
+    function is returned as is: Python checks every index.
+
+    ``nrt=False`` compiles the copies without numba's reference counting (``user_slot`` says
+    when that is safe)."""
     if not _is_dispatcher(function):
         return function
     done = {} if _done is None else _done
@@ -82,7 +85,8 @@ def bounds_checked(function, _done: dict | None = None) -> Callable:
     py = function.py_func
     scope = dict(py.__globals__)
     twin = types.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
-    checked = njit(**_options(function, "cache", "boundscheck"), boundscheck=True)(twin)  # never under the user's cache
+    options = _options(function, "cache", "boundscheck", "_nrt")
+    checked = njit(**options, boundscheck=True, _nrt=nrt)(twin)  # never under the user's cache
     done[id(function)] = checked  # before its callees: a recursive function calls its own twin
     for name in _global_names(py.__code__):
         value = scope.get(name)
@@ -90,16 +94,42 @@ def bounds_checked(function, _done: dict | None = None) -> Callable:
             continue
         if value.py_func.__module__.split(".")[0] == "analyzer":
             if value.targetoptions.get("inline") == "always":
-                scope[name] = _not_inlined(value)
+                scope[name] = _not_inlined(value, nrt)
         else:
-            scope[name] = bounds_checked(value, done)
+            scope[name] = bounds_checked(value, nrt, done)
     return checked
+
+
+def _takes_counted_results(dispatchers) -> bool:
+    """Whether any compiled overload of ``dispatchers`` receives a reference-counted value (an
+    array, a list, ...) from a call: code compiled without reference counting would never
+    release it."""
+    for dispatcher in dispatchers:
+        for result in dispatcher.overloads.values():
+            models = result.target_context.data_model_manager
+            for signature in result.type_annotation.calltypes.values():
+                if signature is not None and models[signature.return_type].contains_nrt_meminfo():
+                    return True
+    return False
 
 
 def user_slot(strategy, check_legal: bool) -> Callable:
     """A UserStrategy as a compiled function of ``USER_SIGNATURE``: its parameter values
     bound as literals; with ``check_legal``, a move not in ``legal[:n]`` raises
-    ValueError(ILLEGAL_MARK) (the evaluation kernels do not look at ``err``)."""
+    ValueError(ILLEGAL_MARK) (the evaluation kernels do not look at ``err``).
+
+    The user's code is compiled without numba's reference counting when it can be: the
+    atomic increments and decrements on the arrays passed at every decision were a quarter
+    of a user strategy's game time (hearts2, perf). Code that allocates (``np.zeros``, a
+    list) does not compile so, and code that receives a new array from a call would leak
+    it: those compile with reference counting, as before."""
+    try:
+        return _slot(strategy, check_legal, nrt=False)
+    except Exception:  # noqa: BLE001  (any failure: compile as before, which reports the user's fault)
+        return _slot(strategy, check_legal, nrt=True)
+
+
+def _slot(strategy, check_legal: bool, nrt: bool) -> Callable:
     args = "".join(f", {int(v)}" for v in strategy.params)
     lines = ["def slot(view, legal, n, rng):", f"    m = f(view, legal, n, rng{args})"]
     if check_legal:
@@ -109,9 +139,13 @@ def user_slot(strategy, check_legal: bool) -> Callable:
         lines.append("    return m")
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
-    namespace = {"f": bounds_checked(strategy.function), "__name__": __name__}
+    copies: dict = {}
+    namespace = {"f": bounds_checked(strategy.function, nrt, copies), "__name__": __name__}
     exec("\n".join(lines), namespace)
-    slot = njit(USER_SIGNATURE)(namespace["slot"])
+    # (numba compiles the functions a caller calls with its ``_nrt``, unless they set their own)
+    slot = njit(USER_SIGNATURE, _nrt=nrt)(namespace["slot"])
+    if not nrt and _takes_counted_results(copies.values()):
+        raise TypeError("receives a reference-counted value: compile with reference counting")
     # the slot's signature would cast any number to a move: a float (or a bool) returned is a fault
     for signature in getattr(namespace["f"], "nopython_signatures", []):
         if not isinstance(signature.return_type, numba.types.Integer):

@@ -4,6 +4,8 @@
     python scripts/perf_profile.py                          # every game, random and heuristic
     python scripts/perf_profile.py --game hearts2 --games 2000000
     python scripts/perf_profile.py --top 6                  # the six biggest functions per run
+    python scripts/perf_profile.py --game hearts2 --strategy random \
+        --strategy tests/data/user_random.py:uniform        # the price of a user strategy
 
 Needs Linux ``perf`` (only for this script; the product never does). Each game runs in a child
 process under ``perf record``: it compiles the game's kernels into a fresh cache folder (perf
@@ -90,15 +92,15 @@ def write_perf_map() -> int:
     return len(starts)
 
 
-def child(game: str, games: int) -> None:
+def child(game: str, games: int, strategies: list[str]) -> None:
     """Under perf: compile, map, then each strategy in its own perf output file."""
     from analyzer import api
 
     players = api.setup(game).spec.default_players
-    for strategy in STRATEGIES:
+    for strategy in strategies:
         api.simulate(game, games=10, seats=[strategy] * players, workers=1)
     write_perf_map()
-    for strategy in STRATEGIES:
+    for strategy in strategies:
         os.kill(os.getppid(), signal.SIGUSR2)  # perf: start the next file
         time.sleep(0.5)
         api.simulate(game, games=games, seats=[strategy] * players, workers=1)
@@ -137,15 +139,16 @@ def shares(perf_file: Path) -> list[tuple[float, str]]:
     return sorted(((100 * v / whole, k) for k, v in totals.items()), reverse=True)
 
 
-def profile(game: str, games: int, top: int) -> str:
+def profile(game: str, games: int, top: int, strategies: list[str]) -> str:
     folder = Path(tempfile.mkdtemp(prefix=f"profile-{game}-"))
     env = dict(os.environ, ANALYZER_CACHE_DIR=str(folder / "cache"))
     subprocess.run(["perf", "record", "-F", "999", "-q", "--switch-output=signal", "-o", str(folder / "perf.data"),
-                    sys.executable, __file__, "--child", game, "--games", str(games)],
+                    sys.executable, __file__, "--child", game, "--games", str(games)]
+                   + [f"--strategy={s}" for s in strategies],
                    env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    parts = sorted(folder.glob("perf.data.*"))  # compile, random, heuristic, end
+    parts = sorted(folder.glob("perf.data.*"))  # compile, one per strategy, end
     text = ""
-    for strategy, part in zip(STRATEGIES, parts[1:3]):
+    for strategy, part in zip(strategies, parts[1:1 + len(strategies)]):
         text += f"\n{game}, every seat {strategy}: share of the compiled code's time\n"
         text += "".join(f"  {share:5.1f}%  {name}\n" for share, name in shares(part)[:top])
     shutil.rmtree(folder, ignore_errors=True)
@@ -157,15 +160,19 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=GAMES, help="a game (repeatable; default all)")
     parser.add_argument("--games", type=int, default=1_000_000, help="games per strategy (default 1,000,000)")
     parser.add_argument("--top", type=int, default=8, help="functions shown per run (default 8)")
+    parser.add_argument("--strategy", action="append",
+                        help="every seat plays this (repeatable; default random and heuristic; a user "
+                             "strategy as path.py:function)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    strategies = args.strategy or STRATEGIES
     if args.child:
-        child(args.child, args.games)
+        child(args.child, args.games, strategies)
         return
     if shutil.which("perf") is None:
         sys.exit("error: this script needs Linux perf (e.g. apt install linux-perf)")
     for game in args.game or GAMES:
-        print(profile(game, args.games, args.top), flush=True)
+        print(profile(game, args.games, args.top, strategies), flush=True)
 
 
 if __name__ == "__main__":

@@ -563,3 +563,71 @@ def test_ismcts_with_a_user_base_plays_its_twins_games_in(game, twin):
     same = seats("random")
     pd.testing.assert_frame_equal(seats(twin), same)
     assert not seats(LAST).equals(same)
+
+
+# ---- reference counting: off in the user's code when it can be --------------------------------
+
+_ALLOCATING = """\
+import numpy as np
+from numba import njit
+from analyzer.rng import randbelow
+import fresh_helpers
+
+
+@njit
+def allocating(view, legal, n, rng):
+    # the uniform draw of tests/data/user_random.py:uniform, through a new array
+    pick = np.zeros(1, dtype=np.int64)
+    if n > 1:
+        pick[0] = randbelow(rng, n)
+    return legal[pick[0]]
+
+
+@njit
+def receiving(view, legal, n, rng):
+    # the same, through an array a helper reached as a module attribute returns
+    pick = fresh_helpers.one_zero()
+    if n > 1:
+        pick[0] = randbelow(rng, n)
+    return legal[pick[0]]
+"""
+
+_HELPERS = """\
+import numpy as np
+from numba import njit
+
+
+@njit
+def one_zero():
+    return np.zeros(1, dtype=np.int64)
+"""
+
+
+def test_user_code_runs_without_reference_counting_when_it_can(tmp_path, monkeypatch):
+    """perf measured the atomic reference counts on the arrays passed at each decision at a
+    quarter of a user strategy's game time (hearts2): ``uniform`` compiles without them. A
+    strategy that allocates, or that receives a new array from a helper compiled before it
+    (with reference counting: it would never be released), compiles with them, and plays the
+    same games as ``uniform``."""
+    from analyzer import engine
+    from analyzer.strategies import user_strategy
+
+    (tmp_path / "alloc.py").write_text(_ALLOCATING)
+    (tmp_path / "fresh_helpers.py").write_text(_HELPERS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import fresh_helpers
+
+    fresh_helpers.one_zero()  # compiled here, with reference counting, before the strategy
+
+    def counted(spec: str) -> bool:
+        slot = engine.user_slot(user_strategy(spec), check_legal=False)
+        return "call void @NRT_incref" in slot.inspect_llvm(engine.USER_SIGNATURE.args)
+
+    assert not counted(UNIFORM)
+    assert counted(f"{tmp_path / 'alloc.py'}:allocating")
+    assert counted(f"{tmp_path / 'alloc.py'}:receiving")
+    games = [_unlabelled(api.simulate("hearts2", games=300, seed=8, seats={0: s, 1: s}).tables["seats"])
+             for s in (UNIFORM, f"{tmp_path / 'alloc.py'}:allocating", f"{tmp_path / 'alloc.py'}:receiving",
+                       "random")]
+    for other in games[1:]:
+        pd.testing.assert_frame_equal(games[0], other)

@@ -176,7 +176,7 @@ def fill_view(view, seat, hand, led, leader, trick, h0, h1, dead, taken0, taken1
     view[V_TRICKS + 1] = trick - ntr0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
               view, codes, play_rng, err, r0, r1, r2, r3):
     """The card of the user strategy in slot ``-1 - sid``, given its view: (card, PLAY

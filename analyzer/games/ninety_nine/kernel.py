@@ -148,6 +148,9 @@ class Bundle(NamedTuple):
     #: float64[2, 15] scratch of ``mc_move``: per legal move, the sum over the samples of its
     #: value and of the square of its lead over the base's move
     mc_stats: np.ndarray
+    #: int64[15] the legal moves as a user strategy gets them: a copy of ``legal[:n]``, so that
+    #: what the strategy writes there cannot change the engine's own list
+    user_legal: np.ndarray
 
 
 class SearchSpace(NamedTuple):
@@ -203,7 +206,8 @@ def workspace(params):
                   np.zeros((players, HAND_SIZE), dtype=np.int64), np.zeros(HAND_SIZE * players, dtype=np.int64),
                   np.zeros((LOG_CAP, 2), dtype=np.int64), h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8],
                   h[9], h[10], h[11], h[12], h[13], h[14], h[15], h[16], h[17], h[18], h[19], h[20], h[21],
-                  np.zeros(3 + 4 * players, dtype=np.int64), np.zeros((2, N_MOVES), dtype=np.float64))
+                  np.zeros(3 + 4 * players, dtype=np.int64), np.zeros((2, N_MOVES), dtype=np.float64),
+                  np.zeros(N_MOVES, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
@@ -226,11 +230,11 @@ def copy_bundle(src, dst):
         dst.log[i, 1] = src.log[i, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def fill_view(view, seat, sc, hands, pile, chips, active):
-    """What a user strategy sees (layout: view.py). The pile's rank counts are taken here,
-    not kept up to date on every play: only user strategies read them."""
-    view[:] = 0
+    """What a user strategy sees (layout: view.py): every field written, the seats past the
+    players' 0. The pile's rank counts are taken here, not kept up to date on every play:
+    only user strategies read them."""
     view[V.SEAT] = seat
     view[V.PLAYERS] = chips.shape[0]
     view[V.DEALER] = sc[S_DEALER]
@@ -239,11 +243,25 @@ def fill_view(view, seat, sc, hands, pile, chips, active):
     view[V.STOCK_LEFT] = sc[S_END] - sc[S_TOP]
     for i in range(V.HAND_LEN):
         view[V.HAND + i] = RANK_OF[hands[seat, i]]
+    for r in range(V.N_RANKS):
+        view[V.PILE_COUNTS + r] = 0
     for i in range(sc[S_NPILE]):
         view[V.PILE_COUNTS + RANK_OF[pile[i]]] += 1
-    for s in range(chips.shape[0]):
-        view[V.CHIPS + s] = chips[s]
-        view[V.ACTIVE + s] = 1 if active[s] else 0
+    for s in range(V.MAX_PLAYERS):
+        if s < chips.shape[0]:
+            view[V.CHIPS + s] = chips[s]
+            view[V.ACTIVE + s] = 1 if active[s] else 0
+        else:
+            view[V.CHIPS + s] = 0
+            view[V.ACTIVE + s] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def user_legal(legal, n, copy):
+    """``legal[:n]`` copied into ``copy``, which the user strategy gets (returned)."""
+    for i in range(n):
+        copy[i] = legal[i]
+    return copy
 
 
 @njit(cache=True, inline="always")
@@ -403,8 +421,7 @@ def choose_base(users, sid, ws, seat, legal, n):
     if sid >= 0:
         return st.random_move(legal, n, ws.play_rng)
     fill_view(ws.seat_view, seat, sc, hands, ws.pile, ws.chips, ws.active)
-    move = users[-1 - sid](ws.seat_view, legal, n, ws.play_rng)
-    legal_moves(hands, seat, sc[S_TOTAL], legal)  # the strategy could have written to ``legal``
+    move = users[-1 - sid](ws.seat_view, user_legal(legal, n, ws.user_legal), n, ws.play_rng)
     if not is_in(move, legal, n):
         raise ValueError(ILLEGAL_MARK)
     return move
@@ -601,11 +618,9 @@ def choose_move(params, strat, users, tier, seat, ws, search, n, trace):
     if sid >= st.SEARCH:
         return search_move(params, strat, users, tier, seat, ws, search, legal, n, trace)
     fill_view(view, seat, sc, hands, ws.pile, ws.chips, ws.active)
-    move = users[-1 - sid](view, legal, n, play_rng)
-    # the strategy could write to ``legal``: make the set again from the state, so that
-    # play_turns checks the move against the engine's own legal moves
-    legal_moves(hands, seat, sc[S_TOTAL], legal)
-    return move
+    # the strategy gets a copy of the legal moves (it could write to it): play_turns checks
+    # the move against the engine's own list
+    return users[-1 - sid](view, user_legal(legal, n, ws.user_legal), n, play_rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -1107,9 +1107,10 @@ def search_move(params, strat, users, tier, ws, mcws, seat, mask):
 
 # ---- drivers -------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_user(users, sid, mask, rng, legal, view):
-    """The move of user strategy slot ``-1 - sid``, given the legal moves as a list."""
+    """The move of user strategy slot ``-1 - sid``, given the legal moves as a list. Inlined:
+    a call would copy the ``users`` tuple (every slot's addresses) at each decision."""
     n = mask_list(mask, legal)
     return users[-1 - sid](view, legal, n, rng)
 
