@@ -4,7 +4,8 @@ numba's on-disk cache is keyed on the source of the file that holds a cached fun
 so a change in a callee living in another file is not seen (see DESIGN.md). We sidestep
 that with a cache locator of our own (``GameCacheLocator``): a function of the package is
 cached in a folder named after a hash of the compiled files it can reach: the shared ones
-(``rng.py``, ``trace.py``, ...) and, for a game's function, that game's package. So a
+(``rng.py``, ``bits.py``, ``trace.py``, ...: every file outside the game packages that
+decorates or calls ``njit``) and, for a game's function, that game's package. So a
 stale kernel is impossible, and editing one game's kernel recompiles that game only.
 """
 
@@ -118,7 +119,8 @@ DEBUG = bool(numba.config.DISABLE_JIT)
 
 if DEBUG:
     # numba's bit-scan intrinsics have no pure-Python form; these give the same answers
-    # for the non-negative values the games pass (64 for a zero word, as LLVM's cttz/ctlz)
+    # for the non-negative values passed (analyzer/bits.py passes uint64; 64 for a zero
+    # word, as LLVM's cttz/ctlz)
     def trailing_zeros(x):
         x = int(x)
         return 64 if x == 0 else (x & -x).bit_length() - 1

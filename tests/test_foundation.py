@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import cards, rng, stats
+from analyzer import bits, cards, rng, stats
 from analyzer.cards import CardError
 
 DATA = Path(__file__).parent / "data"
@@ -41,6 +41,27 @@ def test_decks_reject_foreign_and_duplicate_cards():
     with pytest.raises(CardError, match="duplicate"):
         cards.standard_deck(2).parse("QS qs 12S".replace("12S", "QS"))
     assert cards.pitch_deck().size == 54 and cards.hearts2_deck().size == 28
+
+
+# ---- bit helpers ---------------------------------------------------------------------------
+
+
+def test_bit_helpers_match_plain_python():
+    """analyzer.bits over random masks of every width, single bits, the empty mask and the
+    sign bit (popcount counts it; highest says 63), against Python's integers."""
+    gen = np.random.default_rng(5)
+    words = [0, 1, 1 << 51, 1 << 53, (1 << 63) - 1, -1, -(1 << 63), 0x5555555555555555]
+    words += [int(gen.integers(-(1 << 63), 1 << 63, dtype=np.int64)) >> int(gen.integers(0, 64)) for _ in range(3000)]
+    for x in words:
+        u = x & ((1 << 64) - 1)  # the word's 64 bits, as the helpers read them
+        set_bits = [i for i in range(64) if u >> i & 1]
+        assert bits.popcount(np.int64(x)) == len(set_bits), x
+        assert bits.popcount(np.uint64(u)) == len(set_bits), x
+        assert bits.lowest(np.int64(x)) == (set_bits[0] if set_bits else 64), x
+        assert bits.highest(np.int64(x)) == (set_bits[-1] if set_bits else -1), x
+        for k in {0, len(set_bits) // 2, len(set_bits) - 1, len(set_bits)}:
+            if k >= 0:
+                assert bits.nth_bit(np.int64(x), k) == (set_bits[k] if k < len(set_bits) else 64), (x, k)
 
 
 # ---- random streams ------------------------------------------------------------------------
@@ -258,7 +279,7 @@ def test_cache_key_covers_every_file_of_a_game_and_the_compiled_shared_ones():
                     assert f"import {path.stem}" not in text and f"{module} import" not in text, (other, path)
             else:
                 assert path.relative_to(jit._PACKAGE).as_posix() in files
-    assert {"rng.py", "jit.py", "slots.py"} <= files
+    assert {"rng.py", "bits.py", "jit.py", "slots.py"} <= files
     # engine.py compiles user strategies at run time, never cached: its edits recompile no kernel
     assert not {"cli.py", "stats.py", "strategies.py", "api.py", "engine.py"} & files
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import api, records
+from analyzer import api, bits, records
 from analyzer.cards import parse_card, token
 from analyzer.errors import AnalyzerError, StrategyError
 from analyzer.games.two_ten_jack import rules as R
@@ -317,11 +317,19 @@ def test_round_winners_end_rule():
 
 
 def test_bit_helpers():
+    """The shared helpers on this game's masks (analyzer/bits.py; tested in full in
+    test_foundation.py), and nth_move, the branch-free nth_bit for a move mask of at most
+    MAX_MOVES bits, picking the same moves."""
     m = mask("2C 5D AS KH")
-    assert R.popcount(m) == 4
-    assert R.lowest(m) == c("2C")
-    assert [R.nth_bit(m, k) for k in range(4)] == sorted(c(t) for t in ("2C", "5D", "AS", "KH"))
-    assert R.popcount(np.int64((1 << 52) - 1)) == 52
+    assert bits.popcount(m) == 4
+    assert bits.lowest(m) == c("2C")
+    assert [bits.nth_bit(m, k) for k in range(4)] == sorted(c(t) for t in ("2C", "5D", "AS", "KH"))
+    assert bits.popcount(np.int64((1 << 52) - 1)) == 52
+    for hand in (m, mask("2C 5D AS KH 3H 4H")):  # the second leads 7 moves: AS twice
+        moves = R.lead_moves(hand)
+        n = bits.popcount(moves)
+        assert [R.nth_move(moves, k) for k in range(n)] == [bits.nth_bit(moves, k) for k in range(n)]
+    assert bits.popcount(R.lead_moves(mask("2C 5D AS KH 3H 4H"))) == R.MAX_MOVES
 
 
 # ---------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ import numpy as np
 
 from analyzer import ismcts
 from analyzer import trace as tr
+from analyzer.bits import lowest, nth_bit, popcount
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.hearts2 import strategies as st
 from analyzer.games.hearts2.codes import (
@@ -101,16 +102,12 @@ from analyzer.games.hearts2.rules import (
     hand_score,
     hearts_broken,
     legal_now,
-    lowest,
     mask_to_codes,
-    nth_card,
     play_card,
-    popcount,
     sample_hidden,
     shown_void,
     shuffle_deal,
     xoshiro,
-    bit_index,
 )
 from analyzer.games.hearts2.solver import STACK_ROWS, STACK_WIDTH, solve_moves_on
 from analyzer.games.hearts2.view import (
@@ -288,7 +285,7 @@ def distinct_cards(legal, pool):
     while rest:
         bit = rest & -rest
         rest ^= bit
-        card = bit_index(bit)
+        card = lowest(bit)
         if (prev >= 0 and SUIT_OF[prev] == SUIT_OF[card] and card != QS and prev != QS
                 and pool & (bit - (2 << prev)) == 0):
             keep ^= bit
@@ -313,13 +310,13 @@ def mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken
     (through ``view``, ``codes`` and ``rng``).
     """
     if legal & (legal - 1) == 0:
-        return bit_index(legal), r0, r1, r2, r3
+        return lowest(legal), r0, r1, r2, r3
     own = h0 if seat == 0 else h1
     pool = (h1 if seat == 0 else h0) | dead  # = the deck less own hand and cards played
     # the card led is live too: 4S and 8S on a 6S lead are not equivalent
     options = distinct_cards(legal, pool if led < 0 else pool | (1 << led))
     if options & (options - 1) == 0:
-        return bit_index(options), r0, r1, r2, r3
+        return lowest(options), r0, r1, r2, r3
     seed, r0, r1, r2, r3 = xoshiro(r0, r1, r2, r3)
     forced_dead = pool & (void_opp | KNOWN_DEAD[first])
     n = 0
@@ -339,11 +336,11 @@ def mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken
             bit = rest & -rest
             rest ^= bit
             if base >= 0:
-                t0, t1 = rollout_hand(base, a, b, dd, first, leader, trick, led, taken0, taken1, bit_index(bit),
+                t0, t1 = rollout_hand(base, a, b, dd, first, leader, trick, led, taken0, taken1, lowest(bit),
                                       s0, s1, s2, s3)
             else:
                 t0, t1 = rollout_hand_user(users, base, view, codes, rng, a, b, dd, first, leader, trick, led, taken0,
-                                           taken1, ntr0, bit_index(bit), s0, s1, s2, s3)
+                                           taken1, ntr0, lowest(bit), s0, s1, s2, s3)
             p0, p1, _ = hand_score(t0, t1)
             sums[i] += p0 if seat == 0 else p1
             i += 1
@@ -355,7 +352,7 @@ def mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken
         bit = rest & -rest
         rest ^= bit
         if sums[i] < best_sum:
-            best, best_sum = bit_index(bit), sums[i]
+            best, best_sum = lowest(bit), sums[i]
         i += 1
     return best, r0, r1, r2, r3
 
@@ -377,12 +374,12 @@ def pimc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, tak
     and a random base draws again to break a tie.
     """
     if legal & (legal - 1) == 0:
-        return bit_index(legal), r0, r1, r2, r3
+        return lowest(legal), r0, r1, r2, r3
     own = h0 if seat == 0 else h1
     pool = (h1 if seat == 0 else h0) | dead
     options = distinct_cards(legal, pool if led < 0 else pool | (1 << led))
     if options & (options - 1) == 0:  # every legal card plays the same: nothing to solve
-        return bit_index(options), r0, r1, r2, r3
+        return lowest(options), r0, r1, r2, r3
     seed, r0, r1, r2, r3 = xoshiro(r0, r1, r2, r3)
     forced_dead = pool & (void_opp | KNOWN_DEAD[first])
     moves, values = search.moves, search.values
@@ -412,7 +409,7 @@ def pimc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, tak
     if tied == 0:
         tied = legal
     if tied & (tied - 1) == 0:
-        return bit_index(tied), r0, r1, r2, r3
+        return lowest(tied), r0, r1, r2, r3
     if base < 0:
         return user_base_move(users, base, seat, own, tied, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
                               view, codes, rng, r0, r1, r2, r3)
@@ -500,12 +497,12 @@ def ismcts_move(users, seat, iterations, base, explore, hands, h0, h1, dead, fir
     Reads and writes ``search.tree``, ``.deck``, ``.hands``, ``.rng`` and ``scratch``; reads
     ``search.game``."""
     if legal & (legal - 1) == 0:
-        return bit_index(legal), r0, r1, r2, r3
+        return lowest(legal), r0, r1, r2, r3
     own = h0 if seat == 0 else h1
     pool = (h1 if seat == 0 else h0) | dead
     options = distinct_cards(legal, pool if led < 0 else pool | (1 << led))
     if options & (options - 1) == 0:
-        return bit_index(options), r0, r1, r2, r3
+        return lowest(options), r0, r1, r2, r3
     seed, r0, r1, r2, r3 = xoshiro(r0, r1, r2, r3)
     forced_dead = pool & (void_opp | KNOWN_DEAD[first])
     tree = search.tree
@@ -951,7 +948,7 @@ def paired_swap_block(seed, start, params, strat, card, neutral, info, result, l
         # the partner: a card of ``neutral`` the seat does not hold (``card`` itself if in ``neutral``)
         pool = neutral & ~((h0 if seat == 0 else h1) & ~bit)
         seed_stream(swap_rng, seed, g, SWAP)
-        x = nth_card(pool, randbelow(swap_rng, popcount(pool)))
+        x = nth_bit(pool, randbelow(swap_rng, popcount(pool)))
         info[j, 1], info[j, 2] = x, (dead >> x) & 1
         flip = (bit | (one << x)) if x != card else np.int64(0)
         for arm in range(2):

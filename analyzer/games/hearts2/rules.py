@@ -5,9 +5,8 @@ only the 28 codes of ranks 2 4 6 8 T Q A exist in this game. Masks stay below 2*
 int64 arithmetic never touches the sign bit (cheaper and simpler to type in numba than
 uint64, which turns into float64 when mixed with an int64 constant).
 
-Bit scans are numba's count-leading/trailing-zeros intrinsics (one instruction each on
-x86-64 with BMI; measured against the de Bruijn multiply and table used before: random
-games ~8% faster, heuristic ones ~15%). Popcount is the usual SWAR sum (LLVM turns it into one instruction where it can).
+The bit helpers (``popcount``, ``lowest``, ``highest``, ``nth_bit``) are the shared ones of
+analyzer/bits.py.
 
 Kernel parameter array (``params``), in the order of the spec's options: ``[target]``.
 """
@@ -16,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.jit import leading_zeros, njit, trailing_zeros  # bit-scan intrinsics
+from analyzer.bits import lowest, nth_bit, popcount
+from analyzer.jit import njit
 from analyzer.rng import next_u64_w, randbelow_w
 
 P_TARGET = 0
@@ -52,55 +52,8 @@ CARD_POINTS = np.array([13 if c == QS else (1 if c // 13 == HEARTS else 0) for c
 TOTAL_POINTS = 20
 MOON_PENALTY = 20
 
-_M1, _M2, _M4, _H01 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
-_H01U, _U56 = np.uint64(_H01), np.uint64(56)
-
 
 # ---- bit tricks ----------------------------------------------------------------------
-
-@njit(cache=True, inline="always")
-def bit_index(b: np.int64) -> np.int64:
-    """Index of the single set bit of ``b``."""
-    return np.int64(trailing_zeros(np.uint64(b)))
-
-
-@njit(cache=True, inline="always")
-def lowest(x: np.int64) -> np.int64:
-    """Lowest card code of a non-empty mask."""
-    return np.int64(trailing_zeros(np.uint64(x)))
-
-
-@njit(cache=True, inline="always")
-def highest(x: np.int64) -> np.int64:
-    """Highest card code of a non-empty mask (below 2**63)."""
-    return 63 - np.int64(leading_zeros(np.uint64(x)))
-
-
-@njit(cache=True, inline="always")
-def popcount(x: np.int64) -> np.int64:
-    """Number of set bits of a mask below 2**63."""
-    a = x - ((x >> 1) & _M1)
-    b = (a & _M2) + ((a >> 2) & _M2)
-    c = (b + (b >> 4)) & _M4
-    # the byte sum's multiply is done in uint64: it overflows, which int64 arithmetic
-    # may not do (LLVM assumes it does not, and miscompiled loops bounded by a popcount
-    # that way: ``range(2 - popcount(m))`` ran too few times)
-    return np.int64((np.uint64(c) * _H01U) >> _U56)
-
-
-@njit(cache=True, inline="always")
-def nth_card(x: np.int64, k: np.int64) -> np.int64:
-    """The ``k``-th lowest card (from 0) of mask ``x`` (``k < popcount(x)``).
-
-    Clears the lowest set bit ``k`` times (one instruction each): ``k`` is small in this
-    game, and measured here this beats a branch-free byte-wise select, whose long
-    dependency chain sits on the critical path of every decision.
-    """
-    y = x
-    for _ in range(k):
-        y &= y - 1
-    return lowest(y)
-
 
 @njit(cache=True)
 def mask_to_codes(x: np.int64, codes: np.ndarray) -> np.int64:
@@ -108,7 +61,7 @@ def mask_to_codes(x: np.int64, codes: np.ndarray) -> np.int64:
     n = 0
     while x:
         b = x & -x
-        codes[n] = bit_index(b)
+        codes[n] = lowest(b)
         n += 1
         x ^= b
     return n
@@ -396,7 +349,7 @@ def sample_hidden(pool: np.int64, forced: np.int64, r0: np.uint64, r1: np.uint64
     dead = forced
     for _ in range(2 - popcount(forced)):
         k, s0, s1, s2, s3 = randbelow_state(popcount(free), s0, s1, s2, s3)
-        c = 1 << nth_card(free, k)
+        c = 1 << nth_bit(free, k)
         dead |= c
         free ^= c
     return pool & ~dead, dead, s0, s1, s2, s3

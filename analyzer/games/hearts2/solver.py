@@ -80,6 +80,7 @@ import numpy as np
 
 from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
 
+from analyzer.bits import highest, lowest, popcount  # noqa: E402,I001
 from analyzer.errors import AnalyzerError  # noqa: E402,I001
 from analyzer.games.hearts2.rules import (  # noqa: E402
     CARD_POINTS,
@@ -91,12 +92,9 @@ from analyzer.games.hearts2.rules import (  # noqa: E402
     follow_mask,
     hand_score,
     hearts_broken,
-    highest,
     legal_follow,
     legal_lead,
-    lowest,
     mask_points,
-    popcount,
 )
 
 #: what a move's value counts (analyzer solve prints it)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.bits import highest, lowest, nth_bit, popcount
 from analyzer.games.hearts2.rules import (
     CARD_POINTS,
     HEART_MASK,
@@ -43,11 +44,6 @@ from analyzer.games.hearts2.rules import (
     SUIT_MASK,
     SUIT_MASK_OF,
     SUIT_OF,
-    bit_index,
-    highest,
-    lowest,
-    nth_card,
-    popcount,
     randbelow_state,
 )
 from analyzer.jit import njit
@@ -62,9 +58,9 @@ def random_move(legal: np.int64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3
     """A uniform legal card, from the PLAY stream held in scalars: (card, s0, s1, s2, s3).
     A forced card (a single legal one) draws no random number."""
     if legal & (legal - 1) == 0:
-        return bit_index(legal), s0, s1, s2, s3
+        return lowest(legal), s0, s1, s2, s3
     k, s0, s1, s2, s3 = randbelow_state(popcount(legal), s0, s1, s2, s3)
-    return nth_card(legal, k), s0, s1, s2, s3
+    return nth_bit(legal, k), s0, s1, s2, s3
 
 
 @njit(cache=True, inline="always")
@@ -83,7 +79,7 @@ def heuristic_move(hand: np.int64, legal: np.int64, led: np.int64, mine: np.int6
     """``led`` is the card led to this trick (-1 when leading); ``mine``/``theirs`` the
     points taken in this hand's tricks so far by this seat and by the opponent."""
     if legal & (legal - 1) == 0:
-        return bit_index(legal)
+        return lowest(legal)
     moon_on = mine == 0 and theirs > 0
     if led < 0:
         if moon_on and legal & HEART_MASK:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.bits import popcount
 from analyzer.cards import CardError, hearts2_deck, parse_card, token
 from analyzer.jit import njit
 
@@ -116,12 +117,7 @@ def suit_cards(mask, suit):
 @njit(cache=True)
 def count(mask):
     """How many cards ``mask`` holds."""
-    n = 0
-    m = mask
-    while m:
-        m &= m - 1
-        n += 1
-    return n
+    return popcount(mask)
 
 
 @njit(cache=True)

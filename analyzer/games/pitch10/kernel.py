@@ -42,6 +42,7 @@ import numpy as np
 
 from analyzer import ismcts
 from analyzer import trace as tr
+from analyzer.bits import popcount
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.pitch10 import strategies as st
 from analyzer.games.pitch10 import view as vw
@@ -58,7 +59,6 @@ from analyzer.games.pitch10.rules import (
     first_with_trumps,
     game_winner,
     low_bit,
-    popcount,
     refill_need,
     rest_receiver,
     score_round,

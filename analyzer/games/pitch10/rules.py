@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.bits import lowest, popcount
 from analyzer.games.pitch10.codes import (  # noqa: F401 (re-exported: the rules' names)
     ALL_POINTS,
     HAND_SIZE,
@@ -82,40 +83,12 @@ STRENGTH, CARD_AT, TRUMP54 = _tables()
 
 
 @njit(cache=True)
-def popcount(x: np.int64) -> np.int64:
-    """Number of set bits of a non-negative int64 below 2**62."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    # the multiply wraps: do it unsigned (signed overflow is undefined to LLVM, and the
-    # signed form was seen miscompiled inside loops in hearts2)
-    return np.int64((np.uint64(x) * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True)
-def high_bit(x: np.int64) -> np.int64:
-    """Index of the highest set bit of a 16-bit mask, -1 for 0."""
-    x |= x >> 1
-    x |= x >> 2
-    x |= x >> 4
-    x |= x >> 8
-    return popcount(x) - 1
-
-
-@njit(cache=True)
 def low_bit(x: np.int64) -> np.int64:
-    """Index of the lowest set bit of a 16-bit mask, -1 for 0."""
+    """Index of the lowest set bit of a 16-bit mask, -1 for 0 (``analyzer.bits.lowest``
+    gives 64 there)."""
     if x == 0:
         return -1
-    return popcount((x & -x) - 1)
-
-
-@njit(cache=True)
-def nth_bit(x: np.int64, n: np.int64) -> np.int64:
-    """Index of the ``n``-th (from 0, low to high) set bit of a 16-bit mask."""
-    for _ in range(n):
-        x &= x - 1
-    return low_bit(x)
+    return lowest(x)
 
 
 @njit(cache=True)

@@ -89,6 +89,7 @@ import numpy as np
 
 from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
 
+from analyzer.bits import highest, popcount  # noqa: E402,I001
 from analyzer.errors import AnalyzerError  # noqa: E402,I001
 from analyzer.games.pitch10.rules import (  # noqa: E402
     CARD_AT,
@@ -96,9 +97,7 @@ from analyzer.games.pitch10.rules import (  # noqa: E402
     POINTS16,
     STRENGTH,
     first_with_trumps,
-    high_bit,
     low_bit,
-    popcount,
 )
 
 #: what a move's value counts (analyzer solve prints it)
@@ -115,7 +114,6 @@ OK, NOT_TURN, TRICK_DONE, NO_TRUMP, OVER = 0, 1, 2, 3, 4
 _K1 = np.uint64(0x9E3779B97F4A7C15)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _U31 = np.uint64(31)
-_LOW63 = np.int64(0x7FFFFFFFFFFFFFFF)
 #: points of a strength mask, 8 bits at a time (from rules.POINTS16)
 _PT_LO = np.array([sum(int(POINTS16[k]) for k in range(8) if m >> k & 1) for m in range(256)], dtype=np.int64)
 _PT_HI = np.array([sum(int(POINTS16[k + 8]) for k in range(8) if m >> k & 1) for m in range(256)], dtype=np.int64)
@@ -132,7 +130,7 @@ def mask_points(m):
 @njit(cache=True, inline="always")
 def next_lower_live(k, live):
     """The next lower strength than ``k`` in mask ``live``, or -1."""
-    return high_bit(live & ((1 << k) - 1))
+    return highest(live & ((1 << k) - 1))
 
 
 @njit(cache=True, inline="always")
@@ -194,7 +192,7 @@ def order_moves(st, sp, reps, ttmove):
             if (s & 1) != (mover & 1):
                 opp |= st[sp, F_H0 + s]
             s = (s + 1) & 3
-    top_opp = high_bit(opp)
+    top_opp = highest(opp)
     safe = (not lead) and (wins & 1) == (mover & 1) and wink > top_opp
     beat = max(wink, top_opp)
     n = 0
@@ -235,8 +233,9 @@ def tt_probe(tt, slot, key_a, key_b):
 
 @njit(cache=True, inline="always")
 def key_cards(key_a):
-    """Cards in the four hands packed in ``key_a`` (bit 63 is the ace of seat 3)."""
-    return popcount(key_a & _LOW63) + (1 if key_a < 0 else 0)
+    """Cards in the four hands packed in ``key_a`` (bit 63, the sign bit, is the ace of seat
+    3: popcount counts it too)."""
+    return popcount(key_a)
 
 
 @njit(cache=True)

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.bits import highest, nth_bit, popcount
 from analyzer.games.pitch10.rules import (
     FULL16,
     MOON,
@@ -64,10 +65,7 @@ from analyzer.games.pitch10.rules import (
     MOVE_PASS,
     NONPOINT_MASK16,
     POINT_MASK16,
-    high_bit,
     low_bit,
-    nth_bit,
-    popcount,
     trumps_of,
 )
 from analyzer.jit import njit
@@ -170,9 +168,9 @@ def heuristic_play(h16: np.int64, seen16: np.int64, seat: np.int64, win_k: np.in
     ``win_k``/``win_seat``: the trick's best card so far (-1 when leading); ``later``:
     whether a player plays after this one in the trick."""
     unseen = FULL16 & ~seen16 & ~h16
-    top_unseen = high_bit(unseen)
+    top_unseen = highest(unseen)
     if win_k < 0:
-        hb = high_bit(h16)
+        hb = highest(h16)
         if hb > top_unseen:
             return hb
         return least_valuable(h16)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.bits import popcount  # also there for strategy authors (view.popcount)
 from analyzer.games.pitch10.codes import (  # noqa: F401 (re-exported for strategy authors)
     HIGH_JOKER,
     KEEP,
@@ -38,7 +39,7 @@ from analyzer.games.pitch10.codes import (  # noqa: F401 (re-exported for strate
     NCARDS,
     SUITS,
 )
-from analyzer.games.pitch10.rules import ACE16, POINTS16, STRENGTH, popcount  # noqa: F401 (ACE16 re-exported)
+from analyzer.games.pitch10.rules import ACE16, POINTS16, STRENGTH  # noqa: F401 (ACE16 re-exported)
 from analyzer.jit import njit
 
 # ---- the view: int64[VIEW_SIZE] ------------------------------------------------------------

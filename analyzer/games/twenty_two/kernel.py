@@ -31,6 +31,7 @@ import numpy as np
 
 from analyzer import ismcts
 from analyzer import trace as tr
+from analyzer.bits import popcount
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.twenty_two import strategies as st
 from analyzer.games.twenty_two import view as V
@@ -151,15 +152,6 @@ def emit_mask(trace, tag, mask):
     for c in range(52):
         if mask & (np.int64(1) << c):
             tr.emit(trace, tr.LIST, tag, c, 0, 0)
-
-
-@njit(cache=True, inline="always")
-def popcount(mask):
-    n = 0
-    while mask != 0:
-        mask &= mask - 1
-        n += 1
-    return n
 
 
 # ---- the rules, once ----------------------------------------------------------------------

@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 
-from analyzer.jit import leading_zeros, njit, trailing_zeros  # bit-scan intrinsics
+from analyzer.bits import highest, lowest
+from analyzer.jit import njit
 
 P_PLAYERS, P_TARGET, P_LOWEST_ONLY = 0, 1, 2
 
@@ -131,7 +132,7 @@ def lowest_rank(hand: np.int64) -> np.int64:
     """The lowest rank held (-1 for an empty set); bit scans, no loop."""
     if hand == 0:
         return -1
-    return trailing_zeros(presence(hand)) >> 2
+    return lowest(presence(hand)) >> 2
 
 
 @njit(cache=True, inline="always")
@@ -139,7 +140,7 @@ def highest_rank(hand: np.int64) -> np.int64:
     """The highest rank held (-1 for an empty set)."""
     if hand == 0:
         return -1
-    return (63 - leading_zeros(presence(hand))) >> 2
+    return highest(presence(hand)) >> 2
 
 
 # Scratch layout (``scr``, int64[SCRATCH]) shared by the set enumerator and sampler.
@@ -160,7 +161,7 @@ def prepare(hand: np.int64, best: np.int64, scr: np.ndarray) -> np.int64:
     pres = presence(hand)
     if pres == 0:
         return 0
-    b = 63 - leading_zeros(pres)
+    b = highest(pres)
     if best != 0 and set_size(best >> (b + 4)) > 0:
         return -1  # ``best`` holds a card above every card of the hand
     m = 0
@@ -170,7 +171,7 @@ def prepare(hand: np.int64, best: np.int64, scr: np.ndarray) -> np.int64:
         pres ^= np.int64(1) << b
         if pres == 0:
             break
-        b = 63 - leading_zeros(pres)
+        b = highest(pres)
         scr[S_NEED + m] = set_size(best >> (b + 4))
         m += 1
     scr[S_NEED + m] = set_size(best)
@@ -342,7 +343,7 @@ def take_cards(mask: np.int64, move: np.int64) -> np.int64:
     lowest suits held: C, then D, H, S) and return the new mask."""
     pres = presence(move)
     while pres != 0:
-        b = trailing_zeros(pres)
+        b = lowest(pres)
         pres ^= np.int64(1) << b
         r = b >> 2
         c = (move >> b) & NIB

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 
+from analyzer.bits import lowest, nth_bit
 from analyzer.games.twenty_two.codes import KIND_DISCARD, KIND_LEAD
 from analyzer.games.twenty_two.rules import (
     M_RANK_BITS,
@@ -46,7 +47,7 @@ from analyzer.games.twenty_two.rules import (
     set_size,
     unrank_subset,
 )
-from analyzer.jit import njit, trailing_zeros
+from analyzer.jit import njit
 from analyzer.rng import randbelow
 
 #: built-in strategy ids (spec.SPEC's StrategyInfo reads them)
@@ -85,7 +86,7 @@ def random_follow(hand: np.int64, s: np.int64, best: np.int64, lowest_only_if_un
         pres = presence(hand)
         above = (pres >> (4 * b)) << (4 * b)
         n = ((above * M_RANK_BITS) >> 48) & 15  # how many ranks held from b up
-        low_rank = trailing_zeros(pres) >> 2
+        low_rank = lowest(pres) >> 2
         if low_rank >= b or (lowest_only_if_unable and n > 0):
             u = randbelow(rng, n)
         elif n == 0:
@@ -94,9 +95,7 @@ def random_follow(hand: np.int64, s: np.int64, best: np.int64, lowest_only_if_un
             u = randbelow(rng, n + 1)
             if u == n:
                 return one(low_rank)
-        for _ in range(u):
-            above &= above - 1
-        return one(trailing_zeros(above) >> 2)
+        return one(nth_bit(above, u) >> 2)
     n = count_subsets(hand, s, s, best, scr)
     low = lowest_set(hand, s)
     if lowest_only_if_unable:
@@ -120,14 +119,14 @@ def random_lead(hand: np.int64, hand_size: np.int64, rng: np.ndarray) -> np.int6
     pres = presence(hand)
     rest = pres
     while rest != 0:
-        b = trailing_zeros(rest)
+        b = lowest(rest)
         rest ^= np.int64(1) << b
         c = (hand >> b) & 15
         total += c if c < cap else cap
     u = randbelow(rng, total)
     rest = pres
     while True:
-        b = trailing_zeros(rest)
+        b = lowest(rest)
         rest ^= np.int64(1) << b
         c = (hand >> b) & 15
         if c > cap:

@@ -68,6 +68,7 @@ import numpy as np
 
 from analyzer import ismcts
 from analyzer import trace as tr
+from analyzer.bits import lowest, nth_bit, popcount
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.two_ten_jack import strategies as st
 from analyzer.games.two_ten_jack.rules import (
@@ -83,10 +84,7 @@ from analyzer.games.two_ten_jack.rules import (
     follower_wins,
     lead_card,
     lead_moves,
-    lowest,
     mask_points,
-    nth_bit,
-    popcount,
     round_winners,
     suit_led,
 )

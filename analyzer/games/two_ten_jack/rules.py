@@ -19,7 +19,7 @@ import numpy as np
 
 from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
 
-from analyzer.jit import trailing_zeros  # noqa: E402,I001  (a count-trailing-zeros intrinsic; Python under --debug)
+from analyzer.bits import lowest, popcount  # noqa: E402,I001
 
 P_TARGET = 0
 
@@ -75,41 +75,17 @@ MINUS5_MASK = np.int64(sum(1 << c for c in range(52) if _points(c) == -5))
 PLUS1_MASK = np.int64(sum(1 << c for c in range(52) if _points(c) == 1))
 
 
-@njit(cache=True, inline="always")
-def popcount(mask: np.int64) -> np.int64:
-    """Number of set bits (masks here hold at most a few dozen)."""
-    x = np.uint64(mask)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def lowest(mask: np.int64) -> np.int64:
-    """Index of the lowest set bit of a non-zero mask."""
-    return np.int64(trailing_zeros(np.uint64(mask)))
-
-
-@njit(cache=True, inline="always")
-def nth_bit(mask: np.int64, k: np.int64) -> np.int64:
-    """Index of the ``k``-th (from 0, low to high) set bit of ``mask``."""
-    m = mask
-    for _ in range(k):
-        m &= m - 1
-    return lowest(m)
-
-
 #: the most moves a position can offer: 6 cards, AS counting twice when leading
 MAX_MOVES = 7
 
 
 @njit(cache=True, inline="always")
 def nth_move(mask: np.int64, k: np.int64) -> np.int64:
-    """``nth_bit`` for a move mask (at most ``MAX_MOVES`` bits), without a data-dependent
-    branch: a fixed chain of steps clears the lowest bits one by one, and a conditional
-    move keeps the step ``k`` result. A loop of ``k`` steps would mispredict its exit on
-    most moves; the chain starts before ``k`` is drawn, which keeps it off the critical path."""
+    """``analyzer.bits.nth_bit`` for a move mask (at most ``MAX_MOVES`` bits), without a
+    data-dependent branch: a fixed chain of steps clears the lowest bits one by one, and a
+    conditional move keeps the step ``k`` result. A loop of ``k`` steps would mispredict its
+    exit on most moves; the chain starts before ``k`` is drawn, which keeps it off the
+    critical path."""
     m = mask
     kth = mask
     for i in range(1, MAX_MOVES):

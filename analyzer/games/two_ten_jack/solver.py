@@ -70,8 +70,7 @@ import numpy as np
 
 from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
 
-from analyzer.jit import leading_zeros  # noqa: E402,I001  (Python under --debug)
-
+from analyzer.bits import highest, lowest, popcount  # noqa: E402,I001
 from analyzer.games.two_ten_jack.rules import (  # noqa: E402
     ACE_SPADES,
     AS_SPADE,
@@ -88,9 +87,7 @@ from analyzer.games.two_ten_jack.rules import (  # noqa: E402
     follower_wins,
     lead_card,
     lead_moves,
-    lowest,
     mask_points,
-    popcount,
     suit_led,
 )
 
@@ -217,7 +214,7 @@ def representatives(cards, hand, live):
         m &= m - 1
         below = live & SUIT_MASK[SUIT_OF[c]] & ((ONE << c) - 1)
         if c != ACE_SPADES and below:
-            b = 63 - np.int64(leading_zeros(np.uint64(below)))
+            b = highest(below)
             if (hand >> b) & 1 and CARD_POINTS[b] == CARD_POINTS[c]:
                 continue
         out |= ONE << c
@@ -504,7 +501,7 @@ def solve_moves(hand_leader, hand_follower, lead, stock, n_stock, taken_mover, t
                 below = live & SUIT_MASK[SUIT_OF[rep]] & ((ONE << rep) - 1)
                 if rep == ACE_SPADES or below == 0:
                     break
-                b = 63 - np.int64(leading_zeros(np.uint64(below)))
+                b = highest(below)
                 if (hand >> b) & 1 and CARD_POINTS[b] == CARD_POINTS[rep]:
                     rep = b
                 else:

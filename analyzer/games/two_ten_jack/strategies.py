@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.bits import lowest, popcount
 from analyzer.games.two_ten_jack.rules import (
     ACE_SPADES,
     AS_BIT,
@@ -58,9 +59,7 @@ from analyzer.games.two_ten_jack.rules import (
     SUIT_MASK,
     SUIT_OF,
     follower_wins,
-    lowest,
     nth_move,
-    popcount,
 )
 from analyzer.jit import njit
 from analyzer.rng import randbelow_w

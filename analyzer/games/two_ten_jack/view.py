@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.bits import lowest, popcount  # popcount is also there for strategy authors
 from analyzer.cards import CardError, parse_card, token
 from analyzer.games.two_ten_jack.rules import (  # noqa: F401  (re-exported names)
     ACE_SPADES,
@@ -39,7 +40,6 @@ from analyzer.games.two_ten_jack.rules import (  # noqa: F401  (re-exported name
     TRUMP_MASK,
     follower_wins,
     lead_card,
-    popcount,
 )
 from analyzer.jit import njit
 
@@ -159,7 +159,6 @@ def mask_points(mask):
     total = 0
     m = np.int64(mask)
     while m:
-        low = m & -m
-        total += CARD_POINTS[popcount(low - 1)]
-        m ^= low
+        total += CARD_POINTS[lowest(m)]
+        m &= m - 1
     return total
