@@ -42,7 +42,7 @@ import numpy as np
 
 from analyzer import ismcts
 from analyzer import trace as tr
-from analyzer.bits import popcount
+from analyzer.bits import lowest, popcount
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.pitch10 import strategies as st
 from analyzer.games.pitch10 import view as vw
@@ -65,7 +65,7 @@ from analyzer.games.pitch10.rules import (
     trumps_of,
 )
 from analyzer.games.pitch10.solver import STACK_ROWS, STACK_WIDTH, solve_moves_on
-from analyzer.jit import njit, prange, trailing_zeros
+from analyzer.jit import njit, prange
 from analyzer.rng import DEAL, PLAY, draw_lazy, next_u64, preview_into, randbelow, seed_stream
 
 #: stream purpose of the deal stream of evaluation rollouts (rng: DEAL 0, PLAY 1, HAND 16+)
@@ -249,7 +249,7 @@ def trump_legal(h16, trump, legal):
     n = 0
     m = h16
     while m:
-        legal[n] = CARD_AT[trump, np.int64(trailing_zeros(np.uint64(m)))]
+        legal[n] = CARD_AT[trump, lowest(m)]
         n += 1
         m &= m - 1
     return n
