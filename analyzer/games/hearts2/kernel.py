@@ -173,15 +173,17 @@ def fill_view(view, seat, hand, led, leader, trick, h0, h1, dead, taken0, taken1
     view[V_TRICKS + 1] = trick - ntr0
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
+@njit(cache=True, _nrt=False)
+def user_move(strategy, seat, hand, legal, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0,
               view, codes, play_rng, err, r0, r1, r2, r3):
-    """The card of the user strategy in slot ``-1 - sid``, given its view: (card, PLAY
-    stream state). An illegal card gives -1 with ``err[1:3]`` filled."""
+    """The card of the user strategy ``strategy`` (its slot, ``users[-1 - sid]``: the caller
+    passes the one slot, not the tuple of every slot's addresses, which a call would copy at
+    each decision), given its view: (card, PLAY stream state). An illegal card gives -1 with
+    ``err[1:3]`` filled. Not inlined: in the hand loop it slowed built-in play by a tenth."""
     fill_view(view, seat, hand, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0)
     n = mask_to_codes(legal, codes)
     play_rng[0], play_rng[1], play_rng[2], play_rng[3] = r0, r1, r2, r3
-    card = users[-1 - sid](view, codes, n, play_rng)
+    card = strategy(view, codes, n, play_rng)
     r0, r1, r2, r3 = play_rng[0], play_rng[1], play_rng[2], play_rng[3]
     # built-ins pick from ``legal`` by construction; only user moves are checked
     if card < 0 or card >= 52 or not (legal >> card) & 1:
@@ -586,7 +588,7 @@ def play_hand(strat, users, tier, nhands, h0, h1, dead, first, leader, trick, le
             theirs = taken1 if seat == 0 else taken0
             card, r0, r1, r2, r3 = choose_move(sid, hand, legal, led, mine, theirs, r0, r1, r2, r3)
         else:
-            card, r0, r1, r2, r3 = user_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, dead,
+            card, r0, r1, r2, r3 = user_move(users[-1 - sid], seat, hand, legal, led, leader, trick, h0, h1, dead,
                                              taken0, taken1, ntr0, view, codes, play_rng, err, r0, r1, r2, r3)
             if card < 0:
                 err[0] = 26 * (nhands - 1) + 2 * trick + (1 if led < 0 else 2)
