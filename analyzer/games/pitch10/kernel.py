@@ -113,12 +113,9 @@ for _t in range(4):
 #: byte ``b`` when ``t`` is trump (cards_of16 in two loads, not 16 tests: user strategies' views
 #: need it at every decision)
 BYTE_CARDS = np.zeros((4, 2, 256), dtype=np.int64)
-for _t in range(4):
-    for _half in range(2):
-        for _b in range(256):
-            for _k in range(8):
-                if (_b >> _k) & 1:
-                    BYTE_CARDS[_t, _half, _b] |= np.int64(1) << CARD_AT[_t, 8 * _half + _k]
+for _k in range(8):  # by numpy, not 16k Python steps at import
+    _has = (np.arange(256) >> _k) & 1 == 1
+    BYTE_CARDS[:, :, _has] |= (np.int64(1) << CARD_AT.reshape(4, 2, 8)[:, :, _k])[:, :, None]
 
 
 @njit(cache=True, _nrt=False, inline="always")
