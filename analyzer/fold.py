@@ -15,7 +15,7 @@ import numpy as np
 from analyzer.jit import ix, njit, prange
 
 
-@njit(cache=True, parallel=True)
+@njit(entry=True, cache=True, parallel=True)
 def fold_rows(rows, players, pair_i, pair_j, nblocks, sums, sumsq, wins, cross):
     """Add ``rows`` (int64[n, ncols], column 0 the winners bit mask) into the running sums.
 

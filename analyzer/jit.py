@@ -15,6 +15,7 @@ import functools
 import hashlib
 import os
 import re
+import types
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -107,8 +108,10 @@ import warnings  # noqa: E402
 # user strategies reach the kernels as first-class functions (analyzer.engine.SlotKernel), a
 # feature numba calls experimental; the tests check what we use of it
 warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning)
-from numba import njit, prange  # noqa: E402
+from numba import prange  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
+from numba.core import codegen as _codegen  # noqa: E402
+from numba.core.registry import CPUDispatcher as _CPUDispatcher  # noqa: E402
 
 __all__ = ["numba", "njit", "prange", "cache_group", "source_hash", "is_cached", "trailing_zeros", "leading_zeros",
            "DEBUG"]
@@ -116,6 +119,140 @@ __all__ = ["numba", "njit", "prange", "cache_group", "source_hash", "is_cached",
 #: the debug path (``analyzer --debug``): numba's decorators return the plain Python functions,
 #: so the whole engine, and a user strategy with its ``print`` and tracebacks, runs uncompiled
 DEBUG = bool(numba.config.DISABLE_JIT)
+
+
+def njit(*args, entry: bool = False, **options):
+    """numba's ``njit``, compiled for where the function is called from.
+
+    By default a function is **kernel-only** (``KernelDispatcher``): compiled for calls from
+    compiled code, without the two wrappers numba adds to every function for calls from
+    Python and as a first-class function value. Those wrappers were 28% of a game's cold
+    compile (hearts2: 30.1 s -> 21.6 s), for some 300 helpers that Python never calls.
+    A call from Python still works (a test, a REPL): it goes to a twin compiled with them.
+
+    ``entry=True``: the analyzer's Python code calls it (a kernel's entry point, a sampler
+    the Python side uses): compiled once, with the CPython wrapper. Functions with
+    ``inline="always"`` or an explicit signature (the first-class slots) are numba's as is.
+    """
+    if len(args) == 1 and callable(args[0]) and not options and not entry:
+        return njit()(args[0])
+    if args or options.get("inline") == "always":
+        return numba.njit(*args, **options)
+    options.setdefault("no_cfunc_wrapper", True)
+    if entry:
+        return numba.njit(**options)
+    options.setdefault("no_cpython_wrapper", True)
+    plain = numba.njit(**options)
+
+    def kernel_only(function):
+        dispatcher = plain(function)
+        if not DEBUG:
+            dispatcher.__class__ = KernelDispatcher  # numba builds it; we change only how Python calls it
+        return dispatcher
+
+    return kernel_only
+
+
+class MachineCodeOnDemand(_codegen.JITCodeLibrary):
+    """numba's JIT code library, made into machine code only when an address in it is asked for.
+
+    numba compiles each function into a library of its own, links the libraries of its
+    callees into it and makes the whole into machine code, at every level of a call chain
+    (the play loop inside the game inside the block inside the chunk). Only the entry
+    points' machine code is ever run: a caller links its callees' LLVM IR, never their
+    code. So a library's machine code is made when an address in it is asked for (an entry
+    point's wrapper, a first-class function, a parallel loop's body), and a kernel-only
+    function is cached as IR (bitcode), which is all its callers read. The IR and the
+    optimization are numba's, unchanged: the entry points' machine code is the same."""
+
+    _machine_code = False
+
+    def _finalize_final_module(self):
+        # numba's checks now; adding the module to the execution engine (which makes the
+        # machine code) waits for _emit
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+    def _emit(self):
+        if not self._machine_code:
+            self._machine_code = True
+            self._dynamic_globals.clear()  # numba's finalize lists them again
+            super()._finalize_final_module()
+
+    def _defines(self, name):
+        for module in (self._final_module, self._shared_module):
+            try:
+                if module is not None and not module.get_function(name).is_declaration:
+                    return True
+            except NameError:
+                pass
+        return False
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        if not self._machine_code:
+            if not self._defines(name):
+                return 0  # e.g. the CPython wrapper of a kernel-only function: none
+            self._emit()
+        return super().get_pointer_to_function(name)
+
+    def serialize_using_object_code(self):
+        if not self._machine_code:
+            return self.serialize_using_bitcode()
+        return super().serialize_using_object_code()
+
+
+_numba_set_env = _codegen.JITCPUCodegen.set_env
+
+
+def _set_env(codegen, env_name, env):
+    """numba's ``set_env`` (which writes a function's environment pointer into the global
+    variable of its library's machine code), for a library that made none: the variable gets
+    a module of its own, added to the execution engine before any caller's code is, as when
+    numba makes every library's machine code."""
+    if not codegen._engine.is_symbol_defined(env_name):
+        import llvmlite.binding as llvm
+        import llvmlite.ir as llvm_ir
+
+        module = codegen._create_empty_module(f"env.{env_name}")
+        variable = llvm_ir.GlobalVariable(module, llvm_ir.IntType(8).as_pointer(), name=env_name)
+        variable.linkage = "common"
+        variable.initializer = llvm_ir.Constant(variable.type.pointee, None)
+        codegen._engine.add_module(llvm.parse_assembly(str(module)))
+        codegen._engine.finalize_object()
+    _numba_set_env(codegen, env_name, env)
+
+
+if not DEBUG:
+    _codegen.JITCPUCodegen._library_class = MachineCodeOnDemand
+    _codegen.JITCPUCodegen.set_env = _set_env
+
+
+class KernelDispatcher(_CPUDispatcher):
+    """A dispatcher whose compiled code has no CPython wrapper (``njit`` without ``entry``).
+
+    numba enters each compiled overload in a table that calls from Python look up; an overload
+    without the wrapper has a null address there, and a call would crash. So overloads stay out
+    of that table (compiled callers find them in ``overloads``, as always), and a call from
+    Python, finding nothing, asks ``_compile_for_args``, which hands over a twin: the same
+    function compiled with the wrapper (once, cached under its own name)."""
+
+    def add_overload(self, cres):
+        self.overloads[tuple(cres.signature.args)] = cres
+
+    def _compile_for_args(self, *args, **kws):
+        return self.python_twin
+
+    @functools.cached_property
+    def python_twin(self):
+        py = self.py_func
+        twin = types.FunctionType(py.__code__, py.__globals__, py.__name__, py.__defaults__, py.__closure__)
+        twin.__qualname__ = py.__qualname__ + "__from_python"  # its own entry in the cache
+        twin.__module__, twin.__doc__ = py.__module__, py.__doc__
+        options = {k: v for k, v in self.targetoptions.items()
+                   if k not in ("nopython", "no_cpython_wrapper", "no_cfunc_wrapper")}
+        return numba.njit(**options, cache=not isinstance(self._cache, _caching.NullCache))(twin)
 
 if DEBUG:
     # numba's bit-scan intrinsics have no pure-Python form; these give the same answers

@@ -785,21 +785,21 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
             return
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params, strat))
 
 
 # ---- sampling and evaluation from a position ----------------------------------------------------
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def sample_many(seed, pool, forced, n, out):
     """``n`` samples of the hidden cards (``out[j] = [opponent's hand, dead]``), for tests."""
     rng = np.zeros(4, dtype=np.uint64)
@@ -851,7 +851,7 @@ def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo,
             result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
@@ -888,7 +888,7 @@ def solve_block(seed, start, pos, options, worlds, result, lo, hi):
                     result[j, i] = search.values[m]
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def solve_chunk(seed, start, pos, options, worlds, result, nblocks):
     """``evaluate --method solve``: every option's exact value, with every card open, in the
     worlds of evaluation samples ``start .. start + len(result) - 1`` (the hidden cards
@@ -971,7 +971,7 @@ def paired_swap_block(seed, start, params, strat, card, neutral, info, result, l
             row[PS_MOON] = moon == seat
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def paired_swap_chunk(seed, start, params, strat, card, neutral, info, result, nblocks, users, tier):
     """One card's value, paired: deal ``g = start + j`` (row j of n) is dealt as game g of
     the run ``seed`` deals its first hand, and hand 1 (scores 0-0) is played twice from it,
@@ -1018,7 +1018,7 @@ def first_leader(seat, played):
     return (seat ^ (n & 1)) ^ relative
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def load_position(seat, hand, played, dealer, score0, score1, hand_no):
     """Replay the public history of a hand with the compiled rules, as ``seat`` saw it.
 

@@ -259,7 +259,7 @@ def hand_score(taken0: np.int64, taken1: np.int64) -> tuple:
     return taken0, taken1, -1
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def game_winners(score0: np.int64, score1: np.int64, target: np.int64) -> np.int64:
     """Winning seats as a bit mask once a hand ends, or 0 if the game goes on.
 

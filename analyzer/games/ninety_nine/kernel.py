@@ -191,7 +191,7 @@ def search_workspace(params, strat):
     return SearchSpace(workspace(params), ismcts.new_tree(nodes, nodes + 1, N_MOVES, params[P_PLAYERS]))
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def workspace(params):
     """One state bundle (``Bundle``), allocated once per block of games."""
     players = params[P_PLAYERS]
@@ -580,7 +580,7 @@ def ismcts_move(params, users, ws, roll, tree, seat, legal, n, iterations, base,
     return ismcts.most_visited(tree)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def mc_decide(params, strat, ws, users, tier):
     """The move ``mc`` (``strat[seat]``: id, k, base, rounds) plays for the seat to move in
     bundle ``ws`` (a position: load_position / load_history), its PLAY stream as it is. For
@@ -715,14 +715,14 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
             return
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               search_workspace(params, strat))
@@ -738,7 +738,7 @@ def first_deal(seed, index, params, ws, out, err, trace):
     deal_round(seed, index, params, ws, out, trace, False)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def first_deals(seed, start, params, hands, stock):
     """The first deals of games ``start .. start + len(hands) - 1`` (``first_deal``).
 
@@ -793,7 +793,7 @@ def exchange_block(seed, start, params, strat, swaps, result, lo, hi, users, tie
             result[i, a, 1] = out[0]
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def exchange_chunk(seed, start, params, strat, swaps, result, nblocks, users, tier):
     """Games ``start .. start + len(swaps) - 1`` played from their first deal once per arm:
     arm ``a`` of game i exchanges the cards at places ``swaps[i, a]`` (``exchange``; a place
@@ -841,7 +841,7 @@ def _start_round(params, ws, dealer, chips, active):
         s = next_active(s, 1, ws.active)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def load_position(params, ws, seat, dealer, total, direction, chips, active, hand, pile, stock_left):
     """Set a bundle to a position given without its history: the seat's hand, the pile since
     the last rebuild, and the hidden cards pooled (who played what is unknown: the play log is
@@ -882,7 +882,7 @@ def load_position(params, ws, seat, dealer, total, direction, chips, active, han
         stock[i] = unknown[k + i]
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def load_history(params, ws, seat, dealer, chips, active, hand, history, total, err):
     """Set a bundle to the position after ``history`` (every card played this round, oldest
     first) seen by ``seat``, replaying the cards through the engine (``play_slot``): who played
@@ -987,7 +987,7 @@ def _place_classes(ws, seat, last_stock, err):
                 k += 1
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def legal_now(ws):
     """The legal moves of the seat to move: writes ``ws.legal``, returns how many."""
     return legal_moves(ws.hands, ws.sc[S_SEAT], ws.sc[S_TOTAL], ws.legal)
@@ -1054,7 +1054,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 

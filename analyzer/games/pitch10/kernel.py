@@ -177,7 +177,7 @@ class MCWork(NamedTuple):
     future: np.ndarray    # ismcts: float64[FUTURE_KEYS], team 0's win share by the hand's score changes
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def workspace(params):
     """One state bundle (``Bundle``), allocated once per block of games."""
     return Bundle(np.zeros(NCARDS, dtype=np.int64), np.zeros(16, dtype=np.int64),
@@ -189,7 +189,7 @@ def workspace(params):
                   np.zeros((10, 17), dtype=np.float64), np.zeros(4, dtype=np.uint64))
 
 
-@njit(cache=True, _nrt=False)
+@njit(entry=True, cache=True, _nrt=False)
 def copy_bundle(src, dst):
     """Copy a whole state (``src`` into ``dst``) but the sampler's weights ``fw`` and the
     scratch arrays (``user_view``, ``tmp``, ``scratch``)."""
@@ -730,7 +730,7 @@ def hidden_weights(ws, me):
     return tu
 
 
-@njit(cache=True, _nrt=False)
+@njit(entry=True, cache=True, _nrt=False)
 def resample_hidden(ws, me, rng):
     """Redeal what ``me`` cannot see, consistently with what it has seen.
 
@@ -1020,7 +1020,7 @@ def sample_state(base_ws, ws, me, rng, strat, infer, complete, buf):
     return -1
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def draw_samples(seed, base_ws, me, strat, infer, complete, h16_out, disc_out, h54_out, got_out, tries_out):
     """``n = h16_out.shape[0]`` samples as the evaluation draws them (sample j from the
     stream (seed, j, DEAL)): per sample the four seats' h16, disc and h54 (int64[n, 4]),
@@ -1042,7 +1042,7 @@ def draw_samples(seed, base_ws, me, strat, infer, complete, h16_out, disc_out, h
             got_out[j, s] = ws.got54[s]
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def held_table(base_ws, me, out):
     """For enumerating worlds (play and discard decisions): ``out[a, b, c]`` (float64[17, 17,
     17]) = the total weight of the trump count vectors under which the other seats, in
@@ -1630,14 +1630,14 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
             return
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               mc_workspace(params, strat))
@@ -1861,7 +1861,7 @@ def replay_after_trump(params, ws, me, received, refill54, rest_to, rest54, disc
     return replay_plays(params, ws, me, plays, ends, out, trace, err) and check_alive(ws, me, alive, err)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def load_position(params, ws, me, dealer, scores, hand54, bids, trump, received, refill54, rest_to, rest54,
                   discards, plays, ends, alive, err):
     """Set ``ws`` to the position of seat ``me`` by replaying its public history through the
@@ -1972,7 +1972,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
             result[j, i, 1] = 1 if ws.sc[S_WINNER] == team else 0
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, worlds, result, nblocks, bid_decision,
                    infer, complete, users, tier):
     """``evaluate_block`` over samples 0..n-1 of ``result`` (int64[n, k, 2]) in ``nblocks``
@@ -2013,7 +2013,7 @@ def solve_block(seed, start, params, strat, base_ws, seat, options, worlds, resu
                     result[j, i] = values[m]
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def solve_chunk(seed, start, params, strat, base_ws, seat, options, worlds, result, nblocks, infer, complete):
     """``evaluate --method solve`` in a play decision: every option's exact value with every
     hand open (solver.solve_moves_on: the points of this round the seat's team takes), in the
@@ -2026,7 +2026,7 @@ def solve_chunk(seed, start, params, strat, base_ws, seat, options, worlds, resu
                     (b + 1) * n // nblocks, infer, complete)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def count_fits(seed, base_ws, me, strat, n):
     """How many of ``n`` draws of the hidden cards (without inference) fit the other seats'
     bids under their bidding models (``bids_fit``): the acceptance rate of inference."""
@@ -2072,7 +2072,7 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, u
             result[j, t] = ws.taken[seat & 1]
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def bid_table_chunk(seed, start, params, strat, base_ws, seat, result, nblocks, users, tier):
     n = result.shape[0]
     for b in prange(nblocks):

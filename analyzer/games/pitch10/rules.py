@@ -170,7 +170,7 @@ def score_round(bid: np.int64, taken_pitch: np.int64, taken_other: np.int64, sco
     return score_pitch - bid, score_other + taken_other, 0
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def game_winner(scores: np.ndarray, pitcher_team: np.int64, outcome: np.int64, target: np.int64) -> np.int64:
     """The winning team after a round, or -1 when play goes on."""
     if outcome == 1:

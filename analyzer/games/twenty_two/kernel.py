@@ -769,7 +769,7 @@ def resample_hidden(params, ws, seat, rng):
     return exact
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def consistent(params, ws, seat):
     """True when some deal of the hidden cards fits what ``seat`` saw (a sample of a copy)."""
     work = workspace(params)
@@ -1033,7 +1033,7 @@ def ismcts_move(params, users, ws, roll, search, seat, iterations, base, explore
     return key_move(ws, ismcts.most_visited(tree))
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def search_decide(params, strat, ws, users, tier):
     """The move the search strategy of the seat to move (``strat[seat]``) plays in bundle
     ``ws`` (a position: load_position), its PLAY stream as it is. For tests and diagnostics;
@@ -1176,14 +1176,14 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
             return
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params), workspace(params),
               workspace(params), search_space(params, strat))
@@ -1385,7 +1385,7 @@ def place_hidden(params, ws, seat, free, held, dead, dead_seat, why):
     return True
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def load_position(params, ws, seat, dealer, kind, hand, own_dead, scored, scores, stock, moves, ends, why, log):
     """Set the bundle ``ws`` to a position seen by ``seat`` by replaying its public history
     with the rules. Returns True, or False with ``why`` = [E_* code, details] (codes.py).
@@ -1467,7 +1467,7 @@ def load_position(params, ws, seat, dealer, kind, hand, own_dead, scored, scores
     return place_hidden(params, ws, seat, free, held, dead, dead_seat, why)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def position_legal(params, ws, out):
     """The legal moves of the decision a loaded bundle is at, into ``out``; returns their number."""
     sc = ws.sc
@@ -1512,7 +1512,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 

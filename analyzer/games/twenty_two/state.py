@@ -129,7 +129,7 @@ def scalars(ws: Bundle) -> dict[str, int]:
     return {name: int(ws.sc[i]) for i, name in enumerate(SCALARS)}
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def workspace(params):
     """One state bundle, allocated once per block of games."""
     players = params[P_PLAYERS]

@@ -187,7 +187,7 @@ def mask_list(mask, arr):
     return n
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def workspace(params):
     """One state bundle (a ``codes.Bundle``: see the module docstring), allocated once per
     block of games."""
@@ -474,7 +474,7 @@ def fills(ws, s, i, pool):
     return f
 
 
-@njit(cache=True, _nrt=False)
+@njit(entry=True, cache=True, _nrt=False)
 def hidden_weight(ws, s, pool):
     """Weight of seat ``s`` holding cards of ``pool``: sum over the states of weight x fills.
     With ``pool`` a hand of the right size: the (relative) probability of that hand."""
@@ -1225,14 +1225,14 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
             return
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               mc_workspace(params, strat))
@@ -1309,7 +1309,7 @@ def paired_swap_block(seed, start, params, strat, cards, neutral, info, result, 
         info[j, cards.shape[0], 0] = dealt.sc[S_DEALER]
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def paired_swap_chunk(seed, start, params, strat, cards, neutral, info, result, nblocks, users, tier):
     """Each card's value, paired: deal ``g = start + j`` (row j of n) is dealt as game g of the
     run ``seed`` deals its first round (both hands and the stock's order), and round 1 is
@@ -1333,7 +1333,7 @@ def paired_swap_chunk(seed, start, params, strat, cards, neutral, info, result, 
 
 # ---- evaluation from a position ----------------------------------------------------------------
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def load_position(ws, dealer, moves, lead, scores, rounds):
     """Set a bundle to the public state of a position: round ``rounds`` dealt by ``dealer``,
     the finished tricks ``moves`` (int64, leader's move then follower's card, per trick),
@@ -1361,7 +1361,7 @@ def load_position(ws, dealer, moves, lead, scores, rounds):
         apply_move(ws, lead, out, trace, False)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def load_hands(ws, hand0, hand1):
     """Give the seats these hands (the hidden one a placeholder, redrawn by the sampler);
     the other unseen cards are the stock."""
@@ -1422,7 +1422,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, worlds, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
@@ -1459,7 +1459,7 @@ def solve_block(seed, start, params, base_ws, seat, options, result, lo, hi, wor
                     result[j, i] = search.values[m]
 
 
-@njit(parallel=True, cache=True)
+@njit(entry=True, parallel=True, cache=True)
 def solve_chunk(seed, start, params, base_ws, seat, options, result, nblocks, worlds):
     """``evaluate --method solve``: every option's exact value with both hands and the
     stock's order open (solver.solve_moves: the seat's round points minus the other's), in

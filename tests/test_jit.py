@@ -1,0 +1,111 @@
+"""How the kernels compile (analyzer/jit.py): kernel-only functions without numba's Python
+wrappers, machine code made only for what is called by address, and the cache of both."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+
+from analyzer.jit import KernelDispatcher, MachineCodeOnDemand, njit
+
+
+@njit
+def _plus_one(x):
+    return x + 1
+
+
+@njit
+def _sum_plus_one(values):
+    total = 0
+    for v in values:
+        total += _plus_one(v)
+    return total
+
+
+@njit(entry=True)
+def _entry(n):
+    return _sum_plus_one(np.arange(n)) * 2
+
+
+def _library(dispatcher):
+    (result,) = dispatcher.overloads.values()
+    return result.library
+
+
+def test_kernel_only_functions_run_from_compiled_code_and_from_python():
+    assert isinstance(_plus_one, KernelDispatcher) and not isinstance(_entry, KernelDispatcher)
+    assert _entry(4) == 2 * (1 + 2 + 3 + 4)
+    # from Python: a twin compiled with numba's wrapper, any argument type numba takes
+    assert _plus_one(41) == 42 and _plus_one(1.5) == 2.5
+    assert _sum_plus_one(np.arange(3)) == 6
+    assert _plus_one.python_twin.py_func.__qualname__.endswith("__from_python")
+
+
+def test_only_what_is_called_by_address_becomes_machine_code():
+    _entry(2)
+    assert isinstance(_library(_entry), MachineCodeOnDemand)
+    assert _library(_entry)._machine_code  # its CPython wrapper was asked for
+    assert not _library(_sum_plus_one)._machine_code and not _library(_plus_one)._machine_code
+
+
+def test_a_kernel_only_function_can_use_its_environment():
+    """numba writes a function's environment pointer into its machine code's globals
+    (print, among others, reads it): a library without machine code gets the global in a
+    module of its own (jit._set_env). Without it this would crash the process."""
+    code = textwrap.dedent("""
+        from analyzer.jit import njit
+
+        @njit
+        def shout(x):
+            print("value", x)
+            return x + 1
+
+        @njit(entry=True)
+        def run(x):
+            return shout(x) * 2
+
+        print(run(3), shout(5))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["value", "3", "value", "5", "8", "6"]
+
+
+def test_cached_kernel_only_functions_load_as_ir_and_entries_as_machine_code(tmp_path):
+    """A second process loads both from numba's cache (no compile) and gets the same answers."""
+    (tmp_path / "chain.py").write_text(textwrap.dedent("""
+        import numpy as np
+        from analyzer.jit import njit
+
+        @njit(cache=True)
+        def inner(x):
+            return x * 3 + 1
+
+        @njit(cache=True, entry=True)
+        def outer(n):
+            total = 0
+            for v in np.arange(n):
+                total += inner(v)
+            return total
+    """))
+    probe = textwrap.dedent("""
+        import numba
+        import chain
+        print(chain.outer(10), chain.inner(4), sum(chain.outer.stats.cache_hits.values()))
+        chain.inner.compile((numba.int64,))  # as outer calls it: from the cache the second time
+        (lib,) = [r.library for r in chain.inner.overloads.values()]
+        print(sum(chain.inner.stats.cache_hits.values()), lib._machine_code)
+    """)
+
+    def run():
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
+                              cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    expected = str(sum(3 * v + 1 for v in range(10)))
+    assert run() == [expected, "13", "0", "0", "False"]  # compiled
+    assert run() == [expected, "13", "1", "1", "False"]  # loaded from the cache
