@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import os
 import re
 import types
@@ -235,8 +236,8 @@ class KernelDispatcher(_CPUDispatcher):
     numba enters each compiled overload in a table that calls from Python look up; an overload
     without the wrapper has a null address there, and a call would crash. So overloads stay out
     of that table (compiled callers find them in ``overloads``, as always), and a call from
-    Python, finding nothing, asks ``_compile_for_args``, which hands over a twin: the same
-    function compiled with the wrapper (once, cached under its own name)."""
+    Python, finding nothing, asks ``_compile_for_args``, which hands over a twin: an entry
+    point that calls it (``python_twin``)."""
 
     def add_overload(self, cres):
         self.overloads[tuple(cres.signature.args)] = cres
@@ -246,13 +247,23 @@ class KernelDispatcher(_CPUDispatcher):
 
     @functools.cached_property
     def python_twin(self):
+        """An entry point that calls this function: compiled once (cached under the name
+        ``<name>__from_python``), it links this function's kernel-only library rather than
+        compiling its body a second time."""
         py = self.py_func
-        twin = types.FunctionType(py.__code__, py.__globals__, py.__name__, py.__defaults__, py.__closure__)
+        params = list(inspect.signature(py).parameters)
+        source = f"def {py.__name__}({', '.join(params)}):\n    return _kernel_only({', '.join(params)})\n"
+        scope = {"_kernel_only": self}
+        # "compiled" in the function's own file: numba's cache needs a source file to stamp
+        exec(compile(source, py.__code__.co_filename, "exec"), scope)
+        twin = scope[py.__name__]
+        twin.__defaults__ = py.__defaults__
         twin.__qualname__ = py.__qualname__ + "__from_python"  # its own entry in the cache
         twin.__module__, twin.__doc__ = py.__module__, py.__doc__
         options = {k: v for k, v in self.targetoptions.items()
-                   if k not in ("nopython", "no_cpython_wrapper", "no_cfunc_wrapper")}
+                   if k not in ("nopython", "no_cpython_wrapper", "no_cfunc_wrapper", "parallel")}
         return numba.njit(**options, cache=not isinstance(self._cache, _caching.NullCache))(twin)
+
 
 if DEBUG:
     # numba's bit-scan intrinsics have no pure-Python form; these give the same answers

@@ -3,12 +3,15 @@ wrappers, machine code made only for what is called by address, and the cache of
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
 
 import numpy as np
+import pytest
 
+from analyzer import games as registry
 from analyzer.jit import KernelDispatcher, MachineCodeOnDemand, njit
 
 
@@ -30,9 +33,8 @@ def _entry(n):
     return _sum_plus_one(np.arange(n)) * 2
 
 
-def _library(dispatcher):
-    (result,) = dispatcher.overloads.values()
-    return result.library
+def _libraries(dispatcher):
+    return [result.library for result in dispatcher.overloads.values()]
 
 
 def test_kernel_only_functions_run_from_compiled_code_and_from_python():
@@ -46,9 +48,12 @@ def test_kernel_only_functions_run_from_compiled_code_and_from_python():
 
 def test_only_what_is_called_by_address_becomes_machine_code():
     _entry(2)
-    assert isinstance(_library(_entry), MachineCodeOnDemand)
-    assert _library(_entry)._machine_code  # its CPython wrapper was asked for
-    assert not _library(_sum_plus_one)._machine_code and not _library(_plus_one)._machine_code
+    _plus_one(7)  # from Python: its twin, an entry point calling it, becomes machine code
+    (entry,) = _libraries(_entry)
+    assert isinstance(entry, MachineCodeOnDemand) and entry._machine_code  # its CPython wrapper was asked for
+    assert all(lib._machine_code for lib in _libraries(_plus_one.python_twin))
+    kernel_only = _libraries(_sum_plus_one) + _libraries(_plus_one)
+    assert kernel_only and not any(lib._machine_code for lib in kernel_only)
 
 
 def test_a_kernel_only_function_can_use_its_environment():
@@ -109,3 +114,37 @@ def test_cached_kernel_only_functions_load_as_ir_and_entries_as_machine_code(tmp
     expected = str(sum(3 * v + 1 for v in range(10)))
     assert run() == [expected, "13", "0", "0", "False"]  # compiled
     assert run() == [expected, "13", "1", "1", "False"]  # loaded from the cache
+
+
+_PRODUCT_PATHS = textwrap.dedent("""
+    import json, sys
+    from pathlib import Path
+    from analyzer import api, jit, records
+    from analyzer import games as registry
+
+    game, folder = sys.argv[1], Path(sys.argv[2])
+    api.simulate(game, games=20, seed=1)
+    record, played = folder / "game.jsonl", api.play(game, seed=1)
+    record.write_text(records.to_jsonl(played))
+    decisions = sum(event["ev"] == "decide" for event in played[0])
+    for at in sorted({1, 2, decisions // 2, decisions}):  # positions rebuilt from the record
+        api.evaluate(game, record=str(record), at=at, samples=20)
+    if registry.get(game).has_solver:  # the last decision: a play, with few cards left
+        api.solve(game, record=str(record), at=decisions)
+    twins = sorted(f"{module.__name__}.{name}" for module in list(sys.modules.values())
+                   if module is not None and module.__name__.startswith("analyzer")
+                   for name, value in vars(module).items()
+                   if isinstance(value, jit.KernelDispatcher) and "python_twin" in value.__dict__)
+    print(json.dumps(twins))
+""")
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_the_product_calls_no_kernel_only_function_from_python(game, tmp_path):
+    """Each function the Python side calls is marked ``entry=True``: an unmarked one works (a
+    twin) but compiles a second time. simulate, play, evaluate at four decisions of the
+    recorded game (positions rebuilt from it) and solve, in a process of their own."""
+    done = subprocess.run([sys.executable, "-c", _PRODUCT_PATHS, game, str(tmp_path)], capture_output=True,
+                          text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == []

@@ -29,6 +29,9 @@ Kernel contract (``kernel.py`` of every game)::
     USER_ENTRIES, SEARCH_FROM
         The entry points above (and any other that takes ``users, tier``), and the
         first search strategy id.
+
+Every function the Python side calls (the entry points, and e.g. ``load_position`` from
+``spec.py``) is ``@njit(entry=True)``; every other one is kernel-only (analyzer/jit.py).
 """
 
 from __future__ import annotations

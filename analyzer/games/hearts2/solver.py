@@ -412,7 +412,7 @@ def table_shift(tt):
     return np.uint64(64 - bits)
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def solve_moves(h0, h1, dead, turn, led, taken0, taken1, tt, stamp, moves, values):
     """Exact value of every legal card of seat ``turn``: (number of legal cards, nodes).
 
@@ -471,7 +471,7 @@ def _index_of(moves, n, card):
     return -1
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def position_problem(h0, h1, dead, turn, led):
     """Why a position cannot arise (one of OK, NO_FIRST_LEAD, WRONG_FIRST_CARD,
     ILLEGAL_LEAD, NOTHING_LEGAL): the card led to this trick must have been a legal lead
@@ -487,7 +487,7 @@ def position_problem(h0, h1, dead, turn, led):
     return OK
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def taken_points(mask):
     """Points of the cards in ``mask`` (rules.mask_points)."""
     return mask_points(mask)

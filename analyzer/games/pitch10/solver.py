@@ -433,7 +433,7 @@ def mtdf(st, base, guess, tt, shift):
     return g, nodes
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def solve_moves(h16, leader, turn, win_k, win_seat, trick_points, taken0, taken1, tt, moves, values):
     """Exact value of every card of seat ``turn``: (number of cards, nodes); as
     ``solve_moves_on`` with a search stack of its own (allocated here)."""
@@ -498,7 +498,7 @@ def _index_of(moves, n, k):
     return -1
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def replay_trick(h16, leader, seats, ks, n, turn, out):
     """Play the trick in progress from its start: ``h16`` (int64[4]) the hands when it
     started, ``leader`` its first seat, ``seats[:n]``, ``ks[:n]`` its plays (seat,
@@ -533,7 +533,7 @@ def replay_trick(h16, leader, seats, ks, n, turn, out):
     return OK, 0
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def points_of(h16):
     """Points of the cards of strength mask ``h16`` (rules.POINTS16)."""
     return mask_points(h16)

@@ -456,7 +456,7 @@ def mtd_value(hl, hf, lead, m, n_stock, guess, bound, table, work):
     return lower
 
 
-@njit(cache=True)
+@njit(entry=True, cache=True)
 def solve_moves(hand_leader, hand_follower, lead, stock, n_stock, taken_mover, taken_other, table, work,
                 moves_out, values_out):
     """The exact value of every legal move of the side to move (module docstring).

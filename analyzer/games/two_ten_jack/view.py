@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.bits import lowest, popcount  # popcount is also there for strategy authors
+from analyzer.bits import popcount  # also there for strategy authors
 from analyzer.cards import CardError, parse_card, token
 from analyzer.games.two_ten_jack.rules import (  # noqa: F401  (re-exported names)
     ACE_SPADES,
@@ -41,6 +41,7 @@ from analyzer.games.two_ten_jack.rules import (  # noqa: F401  (re-exported name
     follower_wins,
     lead_card,
 )
+from analyzer.games.two_ten_jack.rules import mask_points as _rules_mask_points
 from analyzer.jit import njit
 
 # ACE_SPADES, AS_SPADE, AS_TRUMP and the suits are imported from rules.py for strategy authors
@@ -155,10 +156,6 @@ def count(mask):
 
 @njit(cache=True)
 def mask_points(mask):
-    """The points of the cards in ``mask`` (e.g. ``view[TAKEN + view[SEAT]]``)."""
-    total = 0
-    m = np.int64(mask)
-    while m:
-        total += CARD_POINTS[lowest(m)]
-        m &= m - 1
-    return total
+    """The points of the cards in ``mask`` (e.g. ``view[TAKEN + view[SEAT]]``): the rules'
+    own count (``rules.mask_points``)."""
+    return _rules_mask_points(np.int64(mask))
