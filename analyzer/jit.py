@@ -16,7 +16,6 @@ import hashlib
 import inspect
 import os
 import re
-import types
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -129,7 +128,8 @@ def njit(*args, entry: bool = False, **options):
     compiled code, without the two wrappers numba adds to every function for calls from
     Python and as a first-class function value. Those wrappers were 28% of a game's cold
     compile (hearts2: 30.1 s -> 21.6 s), for some 300 helpers that Python never calls.
-    A call from Python still works (a test, a REPL): it goes to a twin compiled with them.
+    A call from Python still works (a test, a REPL): it goes to a twin, a small entry point
+    that calls it (``KernelDispatcher.python_twin``).
 
     ``entry=True``: the analyzer's Python code calls it (a kernel's entry point, a sampler
     the Python side uses): compiled once, with the CPython wrapper. Functions with
