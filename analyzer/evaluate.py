@@ -192,7 +192,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
              seed: int = 0, workers: int | None = None, progress: bool = False,
              confidence: float = 0.95, exact_limit: int = EXACT_LIMIT, infer: bool = True,
              method: str = "rollout", solve_samples: int = SOLVE_SAMPLES,
-             notify: Callable[[str], None] | None = None) -> EvaluationResult:
+             notify: Callable[[str], None] | None = None, keep: list[str] | None = None) -> EvaluationResult:
     """Evaluate every legal option of a position; returns a ranked table (DataFrame).
 
     ``exact_limit``: enumerate the consistent worlds instead of sampling them when they
@@ -202,6 +202,9 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     receives a one-line estimate of the run time when the budget looks longer than a minute.
     ``method="solve"``: the solver also values every option in the worlds of the first
     ``solve_samples`` samples (module docstring).
+    ``keep``: moves (record text) evaluated even where the game screens a large set of options
+    down (Twenty-Two's discards); at a record's decision the move played there is always kept,
+    and ``facts["played"]`` names the option of the table that holds it.
     """
     from analyzer import api
     from analyzer import games as registry
@@ -227,8 +230,10 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     if isinstance(solve_samples, bool) or not isinstance(solve_samples, (int, np.integer)) or solve_samples < 1:
         raise AnalyzerError(f"--solve-samples must be a positive integer, not {solve_samples!r}")
     seed = api.check_seed(seed)
+    played = None
     if record is not None:
-        position = _position_from_record(spec, record, game_index, at)
+        position, played = _position_from_record(spec, record, game_index, at)
+        keep = [*(keep or []), played]
     if position is None:
         raise AnalyzerError("give a position: flags, --position FILE.json, or --record FILE --at N")
     if not isinstance(position, dict):
@@ -244,8 +249,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     kernel = {"kernel": spec.user_kernel(functions, check_legal=True)} if functions else {}
     user_labels = [c.label for c in chosen if c.user_functions]
     try:
-        ev: Evaluation = _user_call(spec, user_labels, lambda: spec.evaluation(resolved, position, strat,
-                                                                                infer=infer, **kernel))
+        ev: Evaluation = _user_call(spec, user_labels, lambda: spec.evaluation(
+            resolved, position, strat, infer=infer, keep=tuple(keep or ()), **kernel))
     except (TypeError, AttributeError, KeyError, OverflowError) as exc:
         # a value of the wrong shape that the game's checks did not name (e.g. "hand": 5)
         raise AnalyzerError(f"position: a value has the wrong type or shape ({type(exc).__name__}: {exc})"[:300]) from None
@@ -263,7 +268,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     if len(groups) == 1:
         # a forced move (or only equivalent ones): nothing to spend samples on
         stopped = "forced" if len(ev.options) == 1 else "equivalent: every option is the same move"
-        return _result(spec.name, position, ev, plan, OptionStats(1), [0], 0, started, stopped, {})
+        return _result(spec.name, position, ev, plan, OptionStats(1), [0], 0, started, stopped, {},
+                       played=_played_option(spec, ev, groups, played))
     threads = set_workers(workers)
     stats = OptionStats(len(groups), None if plan.worlds is None else plan.worlds.weights)
     solved = OptionStats(len(groups), None if plan.worlds is None else plan.worlds.weights) if solving else None
@@ -308,7 +314,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         bar.close()
     extra: dict[str, pd.DataFrame] = _user_call(
         spec, user_labels, lambda: spec.extra_tables(resolved, position, strat, samples, seed, threads, **kernel))
-    return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra, solved)
+    return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra, solved,
+                   played=_played_option(spec, ev, groups, played))
 
 
 def _solve_round(plan: "_Plan", solved: OptionStats, seed: int, start: int, codes: np.ndarray, n: int,
@@ -482,7 +489,8 @@ def _interval(stats: OptionStats, i: int, col: int, proportion: bool) -> tuple[f
 
 def _result(game: str, position: dict[str, Any], ev: Evaluation, plan: _Plan, stats: OptionStats,
             active: list[int], done: int, started: float, stopped: str,
-            tables_extra: dict[str, pd.DataFrame], solved: OptionStats | None = None) -> EvaluationResult:
+            tables_extra: dict[str, pd.DataFrame], solved: OptionStats | None = None,
+            played: str | None = None) -> EvaluationResult:
     table, ranked_by = _table(ev, plan.groups, stats, active)
     if solved is not None and solved.samples(0) > 0:
         table = _with_solver(table, ev, plan.groups, solved)
@@ -490,6 +498,8 @@ def _result(game: str, position: dict[str, Any], ev: Evaluation, plan: _Plan, st
                              "race_z": round(plan.race_z, 3), "race_alpha": RACE_ALPHA,
                              "description": ev.description, "seat": ev.seat, "confidence": plan.confidence,
                              "options_legal": list(ev.names), "lower_is_better": ev.lower_is_better}
+    if played is not None:
+        facts["played"] = played
     if ev.weighted and done:
         facts["effective_samples"] = round(stats.effective_samples(0), 1)
     if solved is not None and solved.samples(0) > 0:
@@ -497,6 +507,17 @@ def _result(game: str, position: dict[str, Any], ev: Evaluation, plan: _Plan, st
         facts["solver"] = {"samples": int(solved.samples(0)), "value": ev.solve_value, "best": best}
     return EvaluationResult(game, position, done, time.perf_counter() - started, stopped,
                             {"options": table, **tables_extra}, facts)
+
+
+def _played_option(spec, ev: Evaluation, groups: list[list[int]], played: str | None) -> str | None:
+    """The table's option (merged options joined by '/') that holds the move a record played
+    (its text), or None."""
+    if played is None:
+        return None
+    for group in groups:
+        if any(spec.move_name(ev.options[i]) == played for i in group):
+            return "/".join(ev.names[i] for i in group)
+    return None
 
 
 def _table(ev: Evaluation, groups: list[list[int]], stats: OptionStats,
@@ -607,13 +628,16 @@ def card_list(value: Any) -> list[str]:
     return value.replace(",", " ").split() if isinstance(value, str) else [str(v) for v in value]
 
 
-def _position_from_record(spec, path: str, index: int, at: int | None) -> dict[str, Any]:
-    """Decision ``at`` of game ``index`` of a record file, seen by the deciding seat. A record
-    that does not follow the format (a key missing, a value of the wrong type) is refused in
-    one line naming the file, never with a traceback."""
+def _position_from_record(spec, path: str, index: int, at: int | None) -> tuple[dict[str, Any], str | None]:
+    """Decision ``at`` of game ``index`` of a record file, seen by the deciding seat, and the
+    move the record played there (its text). A record that does not follow the format (a key
+    missing, a value of the wrong type) is refused in one line naming the file, never with a
+    traceback."""
     events = _read_record(path, index, spec.name)
     try:
-        return spec.position_from_record(events, at)
+        position = spec.position_from_record(events, at)
+        decisions = [ev for ev in events if ev.get("ev") == "decide"]
+        return position, str(decisions[at - 1]["move"])
     except AnalyzerError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:

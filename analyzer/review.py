@@ -88,9 +88,11 @@ class ReviewResult(Result):
     def verdict(self) -> str:
         lines = []
         for row in self.tables["seats"].to_dict(orient="records"):
-            lines.append(f"Seat {row['seat']}: lost {row['loss_win']:.1%} of win probability over "
-                         f"{row['choices']} choice(s) [{row['loss_win_lo']:.1%}, {row['loss_win_hi']:.1%}], "
-                         f"{row['loss_per_choice']:.2%} per choice; {row['flagged']} flagged, "
+            # a sum of losses, each measured where it was made: not a probability (it can pass
+            # 1), so it is given in points of win probability, not in percent
+            lines.append(f"Seat {row['seat']}: {row['choices']} choice(s) cost {100 * row['loss_win']:.1f} points of "
+                         f"win probability in all [{100 * row['loss_win_lo']:.1f}, {100 * row['loss_win_hi']:.1f}], "
+                         f"{100 * row['loss_per_choice']:.2f} per choice; {row['flagged']} flagged, "
                          f"{row['unclear']} not separated.")
         for row in self.costliest().to_dict(orient="records"):
             lines.append(f"hand {row['hand']}, decision {row['decision']} (seat {row['seat']}): played "
@@ -99,12 +101,11 @@ class ReviewResult(Result):
         return "\n".join(lines)
 
 
-def _option_of(table: pd.DataFrame, move: str) -> pd.Series | None:
-    """The evaluate row whose option (merged options are joined by '/') holds ``move``."""
-    for _, row in table.iterrows():
-        if move in str(row["option"]).split("/"):
-            return row
-    return None
+def _option_of(table: pd.DataFrame, option: str | None) -> pd.Series | None:
+    """The evaluate row of ``option`` (evaluate's ``facts["played"]``: the table's option that
+    holds the move the record played), or None."""
+    rows = table[table["option"].astype(str) == option]
+    return None if option is None or rows.empty else rows.iloc[0]
 
 
 def _row(d: Decision, result) -> dict[str, Any]:
@@ -115,7 +116,7 @@ def _row(d: Decision, result) -> dict[str, Any]:
                 "loss_outcome_se": 0.0, "p_best_played": 1.0, "win": math.nan, "flagged": False, "unclear": False,
                 "samples": 0, "note": "forced"}
     table = result.table
-    best, played = table.iloc[0], _option_of(table, d.move)
+    best, played = table.iloc[0], _option_of(table, result.facts.get("played"))
     if played is None:
         raise AnalyzerError(f"decision {d.number}: the move played, {d.move}, is not among the options evaluated")
     sign = -1.0 if result.facts.get("lower_is_better") else 1.0

@@ -142,6 +142,26 @@ def test_forced_move_is_answered_at_once():
     assert result.samples == 0 and result.stopped == "forced" and len(result.table) == 1
 
 
+def test_a_record_decision_keeps_the_move_played_among_the_options(tmp_path):
+    """Twenty-Two screens a decision of more than 128 legal discards down to the 128 best on a
+    first pass; at a record's decision the move played stays in the evaluation all the same
+    (review compares it with the best), and ``facts["played"]`` names its row. Seed 1's game:
+    decision 65 is seat 0 discarding TTJQ from 288 legal sets, which the screen leaves out;
+    decision 68 is the forced empty discard (the table calls it "-")."""
+    from analyzer import records
+
+    path = tmp_path / "t.jsonl"
+    path.write_text(records.to_jsonl(api.play("twenty-two", seed=1)))
+    decide = [e for e in (json.loads(line) for line in path.read_text().splitlines()) if e["ev"] == "decide"]
+    assert (decide[64]["move"], len(decide[64]["legal"])) == ("TTJQ", 288)
+    result = evaluate("twenty-two", record=str(path), at=65, samples=8)
+    options = list(result.table["option"])
+    assert len(options) == 129 and "TTJQ" in options  # the 128 screened in, and the move played
+    assert result.facts["played"] == "TTJQ"
+    assert len(result.facts["options_legal"]) == 129
+    assert decide[67]["move"] == "" and evaluate("twenty-two", record=str(path), at=68).facts["played"] == "-"
+
+
 def _assert_agrees(result) -> None:
     """P(best) follows the rank, dropped options have none, every proportion in [0, 1]."""
     table = result.table

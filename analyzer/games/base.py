@@ -256,8 +256,10 @@ class GameSpec:
 
     # ---- positions and evaluation (analyzer.evaluate) ----------------------------------
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
-                   kernel=None) -> Any:
-        """Check ``position`` and prepare its evaluation (analyzer.evaluate.Evaluation)."""
+                   kernel=None, keep: tuple[str, ...] = ()) -> Any:
+        """Check ``position`` and prepare its evaluation (analyzer.evaluate.Evaluation).
+        ``keep``: moves (record text) to evaluate even where the game screens a large set of
+        options down (Twenty-Two's discards): the move a record played."""
         raise AnalyzerError(f"evaluate is not available for {self.name}")
 
     def extra_tables(self, rules: dict[str, Any], position: dict[str, Any], strat, samples: int, seed: int,

@@ -128,7 +128,7 @@ class Hearts2Spec(GameSpec):
         return _read_position(rules, position, self.position_keys)
 
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
-                   kernel=None):
+                   kernel=None, keep: tuple[str, ...] = ()):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 

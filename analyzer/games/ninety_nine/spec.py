@@ -168,7 +168,7 @@ class NinetyNineSpec(GameSpec):
                 "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
 
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
-                   kernel=None):
+                   kernel=None, keep: tuple[str, ...] = ()):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 

@@ -177,7 +177,7 @@ class Pitch10Spec(GameSpec):
         return position_from_record(events, at)
 
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
-                   kernel=None):
+                   kernel=None, keep: tuple[str, ...] = ()):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate).
 
         Hand outcome: 1 if the pitcher's team makes its bid this hand (good for the pitcher's

@@ -181,7 +181,7 @@ class TwentyTwoSpec(GameSpec):
                 "rules": {k: v for k, v in head["rules"].items() if k != "players"}}
 
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
-                   kernel=None):
+                   kernel=None, keep: tuple[str, ...] = ()):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         from analyzer.evaluate import Evaluation
         if kernel is None:  # else the kernel with the user strategies in its slots (GameSpec.user_kernel)
@@ -211,7 +211,10 @@ class TwentyTwoSpec(GameSpec):
             screen = run(SCREEN_SEED, 0, np.array(options, dtype=np.int64), SCREEN_SAMPLES, numba.get_num_threads())
             mean = screen.mean(axis=0)
             order = sorted(range(len(options)), key=lambda i: (-mean[i, 1], mean[i, 0], i))
-            options = sorted(options[i] for i in order[:MAX_EVAL_OPTIONS])
+            kept = {options[i] for i in order[:MAX_EVAL_OPTIONS]}
+            # a move asked for (the one a record played) stays, screened out or not
+            kept |= {_code_of(text) for text in keep} & set(options)
+            options = sorted(kept)
             extra["screened"] = SCREEN_SAMPLES
         return Evaluation(seat=seat, options=options, names=[option_name(m) for m in options],
                           outcome="took_final", outcome_binary=True, run=run, lower_is_better=True,
@@ -220,6 +223,14 @@ class TwentyTwoSpec(GameSpec):
 
 
 # ---- positions -----------------------------------------------------------------------------
+
+def _code_of(text: str) -> int:
+    """A move's code from its record text; -1 (no move) for a text that names none."""
+    try:
+        return move_code(text)
+    except ValueError:
+        return -1
+
 
 def option_name(code: int) -> str:
     """An option's name in evaluation tables: its rank string, ``-`` for no discard."""

@@ -153,7 +153,7 @@ class TwoTenJackSpec(GameSpec):
                 "rules": dict(head["rules"])}
 
     def evaluation(self, rules: dict[str, Any], position: dict[str, Any], strat, infer: bool = False,
-                   kernel=None):
+                   kernel=None, keep: tuple[str, ...] = ()):
         """Check a position and prepare its evaluation kernel (see analyzer.evaluate)."""
         import numpy as np
 
