@@ -13,12 +13,10 @@ How it is made, deterministically from ``--seed``:
    records). The chain takes a hand's outcome to be independent of the scores: exact for the
    heuristic, which ignores them; ``mc`` reads them only where a moon decides the game (worth
    +-target to it), so for it this is an approximation.
-2. Turn each outcome into score changes by the game's scoring rule (docs/rules.md section 5,
-   ``rules.score_round`` and ``rules.game_winner``: a made bid adds the bid, a set bid
-   subtracts it, the other team adds what it took; a made moon wins at once for a team above
-   0 and lifts a team at or below 0 to 0, a missed moon loses at once; the pitcher's team
-   reaching the target goes out first) for the default rules (target MET_TARGET = 52, a made
-   bid scores the bid).
+2. Score each outcome from every pair of scores by the engine's own rules
+   (``rules.score_from``, which runs ``rules.score_round`` and ``rules.game_winner``; the
+   rules are in docs/rules.md section 5) for the default rules (target MET_TARGET = 52, a made
+   bid scores the bid). This script restates none of them.
 3. Solve the Markov chain over (d0, d1, dealer's team) by value iteration (Jacobi sweeps until
    no value moves by 1e-12). Scores can fall, so distances beyond the table occur: the chain
    is solved on distances 1..SOLVE_DIST (a score further below is held at that distance, a
@@ -46,8 +44,9 @@ from analyzer.games.pitch10.codes import ALL_POINTS, MOON  # (codes.py compiles 
 #: distances (points still needed) the table keeps, and the larger range the chain is solved on
 MET_DIST = 100
 SOLVE_DIST = 160
-#: the rules the table is solved for (the game's defaults)
+#: the rules the table is solved for (the game's defaults: a made bid scores the bid)
 MET_TARGET = 52
+SCORES_TAKEN = False
 #: the table's values are written as integers in these units
 SCALE = 10_000
 OUT = Path(__file__).resolve().parent.parent / "analyzer" / "games" / "pitch10" / "met.py"
@@ -74,65 +73,58 @@ def hand_outcomes(games: int, seed: int, seats: list[str]) -> np.ndarray:
     return counts
 
 
-def transitions(counts: np.ndarray) -> list[tuple[int, float, str, int, int]]:
-    """The hand's outcomes as (r, probability, kind, pitcher's change, other's change), kind
-    'play' (the game goes on unless a target is reached), 'moon' (made: wins at once above 0,
-    else the pitcher's team is lifted to 0) or 'lost' (a missed moon: the pitcher's team loses)."""
+def transitions(counts: np.ndarray) -> list[tuple[int, float, int, int, int]]:
+    """The hands' outcomes as (r, probability, bid, points taken by the pitcher's team, by the
+    other team): r = 1 when the dealer's team pitched. Whichever team deals, the outcome
+    relative to it is drawn from the same distribution."""
     total = counts.sum()
-    merged: dict[tuple[int, str, int, int], int] = {}
-    for r, b, tp, to in zip(*np.nonzero(counts)):
-        n = int(counts[r, b, tp, to])
-        bid = int(b) + 4
-        if bid == MOON:
-            key = (int(r), "moon", 0, int(to)) if tp == ALL_POINTS else (int(r), "lost", 0, 0)
-        elif tp >= bid:
-            key = (int(r), "play", bid, int(to))
-        else:
-            key = (int(r), "play", -bid, int(to))
-        merged[key] = merged.get(key, 0) + n
-    # whichever team deals, the outcome relative to it is drawn from the same distribution
-    return [(r, n / total, kind, dp, do) for (r, kind, dp, do), n in sorted(merged.items())]
+    return [(int(r), int(counts[r, b, tp, to]) / total, int(b) + 4, int(tp), int(to))
+            for r, b, tp, to in zip(*np.nonzero(counts))]
+
+
+def _scored(bid: int, taken_pitch: int, taken_other: int, score_pitch: np.ndarray, score_other: np.ndarray,
+            target: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The scores of (the pitcher's team, the other team) after a hand with this outcome, from
+    each of the given scores, and the winner (-1 none, 0 the pitcher's team, 1 the other): the
+    engine's scoring (``rules.score_from``), for the rules the table is made for."""
+    from analyzer.games.pitch10.rules import score_from
+
+    shape = score_pitch.shape
+    sp, so = score_pitch.ravel().astype(np.int64), score_other.ravel().astype(np.int64)
+    new_p, new_o, winner = np.empty_like(sp), np.empty_like(sp), np.empty_like(sp)
+    score_from(np.int64(bid), np.int64(taken_pitch), np.int64(taken_other), SCORES_TAKEN, np.int64(target),
+               sp, so, new_p, new_o, winner)
+    return new_p.reshape(shape), new_o.reshape(shape), winner.reshape(shape)
 
 
 def solve(trans, target: int = MET_TARGET, size: int = SOLVE_DIST, tol: float = 1e-12) -> np.ndarray:
-    """V[t, d0 - 1, d1 - 1]: team 0's chance to win, the next hand dealt by team t."""
+    """V[t, d0 - 1, d1 - 1]: team 0's chance to win, the next hand dealt by team t. Each hand's
+    outcome is scored from every state by the engine (``_scored``); outcomes that move every
+    state alike (e.g. a made bid of 5 with 6 or 7 points taken) are merged."""
     d = np.arange(1, size + 1)
     D0, D1 = np.meshgrid(d, d, indexing="ij")  # distances of team 0, team 1
-    # per (dealing team t, outcome): team 0's / team 1's new distance and the terminal value
-    plans = []
+    plans: dict[bytes, list] = {}  # per (dealing team t, the states' successors): the plan
     for t in (0, 1):
-        for r, q, kind, dp, do in trans:
+        for r, q, bid, taken_pitch, taken_other in trans:
             p = t if r else 1 - t  # the pitcher's team
             dpit, doth = (D0, D1) if p == 0 else (D1, D0)
-            if kind == "lost":
-                plans.append((t, q, None, None, np.full(D0.shape, float(p == 1)), None))  # team 0 wins if 1 missed
-                continue
-            if kind == "moon":
-                # above 0 (distance below the target): wins at once; else lifted to 0 (distance = target)
-                above = dpit < target
-                new_p = np.where(above, dpit, target)
-                new_o = doth - do
-                won = np.where(above, float(p == 0), np.nan)
-            else:
-                new_p = dpit - dp
-                new_o = doth - do
-                won = np.full(D0.shape, np.nan)
-                # the pitcher's team reaching the target goes out first, then the other team
-                won = np.where(new_o <= 0, float(p == 1), won)
-                won = np.where(new_p <= 0, float(p == 0), won)
-            n0, n1 = (new_p, new_o) if p == 0 else (new_o, new_p)
+            new_p, new_o, winner = _scored(bid, taken_pitch, taken_other, target - dpit, target - doth, target)
+            n0, n1 = (target - new_p, target - new_o) if p == 0 else (target - new_o, target - new_p)
+            go = winner < 0
+            won = np.where(winner == 0, float(p == 0), float(p == 1))  # team 0 wins
             n0 = np.clip(n0, 1, size) - 1
             n1 = np.clip(n1, 1, size) - 1
-            go = np.isnan(won)
-            plans.append((t, q, n0, n1, np.where(go, 0.0, won), go))
+            fixed = np.where(go, 0.0, won)
+            key = bytes([t]) + n0.tobytes() + n1.tobytes() + fixed.tobytes() + go.tobytes()
+            if key in plans:
+                plans[key][1] += q
+            else:
+                plans[key] = [t, q, n0, n1, fixed, go]
     v = np.full((2, size, size), 0.5)
     for sweep in range(100_000):
         new = np.zeros_like(v)
-        for t, q, n0, n1, fixed, go in plans:
-            if n0 is None:
-                new[t] += q * fixed
-            else:
-                new[t] += q * np.where(go, v[1 - t][n0, n1], fixed)
+        for t, q, n0, n1, fixed, go in plans.values():
+            new[t] += q * np.where(go, v[1 - t][n0, n1], fixed)
         change = float(np.abs(new - v).max())
         v = new
         if change < tol:

@@ -332,6 +332,24 @@ def test_game_end_and_both_past_target():
     assert R.game_winner(np.array([90, 0], dtype=np.int64), 0, 2, 52) == 1  # moon missed
 
 
+def test_scoring_from_many_scores_at_once():
+    # rules.score_from (scripts/pitch10_met.py's chain) on the cases above, all in one call
+    cases = [  # bid, taken by the pitcher's team, by the other, scores before -> after, winner
+        (5, 7, 3, (10, 20), (15, 23), -1),
+        (8, 7, 3, (2, 20), (-6, 23), -1),
+        (6, 6, 4, (48, 50), (54, 54), 0),      # both reach 52: the pitcher's team goes out first
+        (6, 5, 5, (48, 50), (42, 55), 1),      # set, and the others reach it
+        (R.MOON, 10, 0, (12, 30), (12, 30), 0),  # made above 0: wins at once
+        (R.MOON, 10, 0, (-17, 51), (0, 51), -1),  # made below 0: lifted to 0
+        (R.MOON, 9, 1, (40, 30), (40, 31), 1),    # missed: loses at once
+    ]
+    for bid, tp, to, before, after, winner in cases:
+        sp, so = np.array([before[0], 0]), np.array([before[1], 0])
+        new_p, new_o, won = np.zeros(2, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64)
+        R.score_from(bid, tp, to, False, 52, sp, so, new_p, new_o, won)
+        assert (new_p[0], new_o[0], won[0]) == (*after, winner), (bid, tp, to, before)
+
+
 def test_heuristic_rules_of_thumb():
     t = SUITS.index("S")
     hand = parse_cards("AS KS QS JS JC HJ 3S 2D 7H")

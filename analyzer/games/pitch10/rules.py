@@ -184,3 +184,21 @@ def game_winner(scores: np.ndarray, pitcher_team: np.int64, outcome: np.int64, t
     if o:
         return 1 - pitcher_team
     return -1
+
+
+@njit(entry=True, cache=True)
+def score_from(bid: np.int64, taken_pitch: np.int64, taken_other: np.int64, scores_taken: bool,
+               target: np.int64, score_pitch: np.ndarray, score_other: np.ndarray, new_pitch: np.ndarray,
+               new_other: np.ndarray, winner: np.ndarray) -> None:
+    """One round's outcome (the bid, the points each team took) scored from many scores at
+    once, by ``score_round`` and ``game_winner``: for each i, the pitcher's team and the other
+    team start at ``score_pitch[i]``, ``score_other[i]`` (int64[n]); writes their scores after
+    the round to ``new_pitch[i]``, ``new_other[i]`` and the winner to ``winner[i]`` (-1 play
+    goes on, 0 the pitcher's team, 1 the other). scripts/pitch10_met.py builds its Markov
+    chain by it, so that the chain scores hands by the engine's rules."""
+    scores = np.zeros(2, dtype=np.int64)
+    for i in range(score_pitch.shape[0]):
+        a, b, outcome = score_round(bid, taken_pitch, taken_other, score_pitch[i], score_other[i], scores_taken)
+        scores[0], scores[1] = a, b
+        new_pitch[i], new_other[i] = a, b
+        winner[i] = game_winner(scores, 0, outcome, target)
