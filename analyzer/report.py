@@ -422,6 +422,7 @@ class Report:
                 games = api.play(self.game, seed=self.seed, index=start, games=min(batch, n - start),
                                  players=players, seats=seats)
                 reduce(games, start)
+                del games  # else this batch's records live on while the next one is played: two at the peak
 
         self.run(part, "api.play (streamed)", play_all, games=n, players=players or "",
                  strategies=" ".join(seats) if seats else "heuristic (all)")
