@@ -635,9 +635,10 @@ def _position_from_record(spec, path: str, index: int, at: int | None) -> tuple[
     traceback."""
     events = _read_record(path, index, spec.name)
     try:
+        from analyzer.review import decisions  # numbered as --at counts them
+
         position = spec.position_from_record(events, at)
-        decisions = [ev for ev in events if ev.get("ev") == "decide"]
-        return position, str(decisions[at - 1]["move"])
+        return position, decisions(events)[at - 1].move
     except AnalyzerError:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
