@@ -189,6 +189,9 @@ def test_enumeration_counting_and_unranking_agree_with_reference():
         n = R.legal_discards(hp, stock, legal, scr)
         got = [txt(m) for m in legal[:n]]
         assert len(got) == len(set(got)) and set(got) == ref_discards(hand, stock)
+        # listed as they always were (a user strategy's legal[i], evaluate's rows): more of the
+        # highest rank first, then of the next rank, ...
+        assert got == sorted(got, key=lambda x: [-x.count(r) for r in reversed(RANKS)])
         assert fast_discards(hand, stock) == ref_discards(hand, stock)
         s = int(rng.integers(1, size))
         best = sort_ranks(cards[size:size + 4][:s]) if s <= 4 else sort_ranks(cards[:s])

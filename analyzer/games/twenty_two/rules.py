@@ -53,6 +53,8 @@ M_LOW_NIBBLES = np.int64(0x0F0F0F0F0F0F0F0F)
 #: bit 4r for every rank r
 M_RANK_BITS = np.int64(0x1111111111111)
 M_BYTE_SUM = np.uint64(0x0101010101010101)
+#: the 13 nibbles of a packed set
+M_SET = np.int64((1 << 52) - 1)
 
 
 @njit(cache=True, inline="always")
@@ -295,8 +297,77 @@ def unrank_subset(u: np.int64, tmax: np.int64, scr: np.ndarray) -> np.int64:
 
 @njit(cache=True)
 def legal_discards(hand: np.int64, stock_left: np.int64, out: np.ndarray, scr: np.ndarray) -> np.int64:
-    """Every distinct set of at most ``stock_left`` cards of the hand, "" included."""
-    return enum_subsets(hand, 0, discard_limit(hand, stock_left), 0, out, 0, scr)
+    """Every distinct set of at most ``stock_left`` cards of the hand, "" included, in
+    ``enum_subsets``' order."""
+    return enum_small_subsets(hand, discard_limit(hand, stock_left), out, scr)
+
+
+@njit(cache=True)
+def enum_small_subsets(hand: np.int64, tmax: np.int64, out: np.ndarray, scr: np.ndarray) -> np.int64:
+    """Every sub-multiset of ``hand`` with at most ``tmax`` cards into ``out[0:]``, in the
+    order of ``enum_subsets(hand, 0, tmax, 0, ...)``; returns how many.
+
+    ``enum_subsets`` walks a tree and pays its bookkeeping at every set; a discard lists
+    hundreds of sets for a user strategy at each decision, so this builds them in place a
+    rank at a time, from the lowest rank held up: each rank held becomes the most
+    significant so far, and the list grows into blocks, one per count of that rank (the
+    highest count first), each a copy of the sets so far with room for that count. The
+    block of count 0 is the list itself, moved to the end first. While it is built, each
+    set carries its size in bits 56-59 (a set uses bits 0-51). ``scr`` is not used.
+    """
+    if set_size(hand) <= tmax:
+        return _all_subsets(hand, out)
+    out[0] = 0
+    n = 1
+    for r in range(13):
+        c = nib(hand, r)
+        if c > tmax:
+            c = tmax
+        if c == 0:
+            continue
+        total = 0
+        for i in range(n):
+            room = tmax - (out[i] >> 56)
+            total += (c if c < room else room) + 1
+        base = total - n
+        for i in range(n - 1, -1, -1):
+            out[base + i] = out[i]
+        q = 0
+        for k in range(c, 0, -1):
+            add = (k << (4 * r)) + (k << 56)
+            room = tmax - k
+            for i in range(base, base + n):
+                x = out[i]
+                if (x >> 56) <= room:
+                    out[q] = x + add
+                    q += 1
+        n = total
+    for i in range(n):
+        out[i] &= M_SET
+    return n
+
+
+@njit(cache=True)
+def _all_subsets(hand: np.int64, out: np.ndarray) -> np.int64:
+    """``enum_small_subsets`` when every sub-multiset fits (the common discard: the stock
+    holds at least the hand): each rank's blocks are plain copies of the list so far."""
+    out[0] = 0
+    n = 1
+    for r in range(13):
+        c = nib(hand, r)
+        if c == 0:
+            continue
+        base = n * c
+        for i in range(n - 1, -1, -1):
+            out[base + i] = out[i]
+        q = 0
+        for k in range(c, 0, -1):
+            add = k << (4 * r)
+            for i in range(n):
+                out[q + i] = out[base + i] + add
+            q += n
+        n *= c + 1
+    return n
 
 
 @njit(cache=True)
