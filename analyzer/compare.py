@@ -14,9 +14,14 @@ the paired difference X - Y is the mean of ``2 d_g - 1``, both with standard err
 variance between deals. The unpaired standard error (games treated as independent) is
 reported too: pairing is worth it when it is smaller.
 
-**Sequential stopping** (``until_significant``): the test is looked at after 1,000 deals and
-then each time the number of deals doubles, up to the budget; with L possible looks each
-uses the level alpha/L (Bonferroni), so the overall false-decision rate is at most alpha.
+**Sequential stopping** (``until_significant``): the test is looked at after 1,000 deals
+(``first_look``) and then each time the number of deals doubles, up to the budget; with L
+possible looks each uses the level alpha/L (Bonferroni), so the overall false-decision rate
+is at most alpha. A round robin stops when every pairing is decided, or with ``each_pair``
+each pairing stops at its own first decided look (the others play on): the pairings then
+hold different numbers of deals, so the ranking is the mean of each strategy's pairings'
+shares, with an interval whose standard error is the mean of theirs (an upper bound on the
+true one, whatever the correlation between pairings that share deals).
 """
 
 from __future__ import annotations
@@ -87,10 +92,29 @@ class PairStats:
         self.margin.add(np.stack(margins).mean(axis=0))
         return per_deal
 
+    @property
+    def active(self) -> bool:
+        return all(arm.active for arm in self.arms)
+
+    def stop(self) -> None:
+        """Play this pairing no more (its test is decided)."""
+        for arm in self.arms:
+            arm.active = False
+
     def z(self) -> float:
         mean, _, _ = self.share.interval()
         se = self.share.se()
         return (mean - 0.5) / se if se > 0 else (0.0 if mean == 0.5 else float("inf"))
+
+    def p_value(self) -> float:
+        """Two-sided p-value of equal strength: normal, from the per-deal shares; when every
+        deal gave the same share (no variance, so no normal test), the sign test's bound
+        2^(1-n): under equal strength a deal favours either side with the same chance (the
+        seatings are balanced), so all n deals favour one side with chance at most 2^(1-n)."""
+        z = self.z()
+        if math.isfinite(z):
+            return normal_p_value(z)
+        return min(1.0, 2.0 ** (1 - self.share.n))
 
 
 @dataclass
@@ -136,8 +160,8 @@ class Comparison(Result):
                 "stopped_early": self.stopped_early, "alpha": self.alpha}
 
 
-def _looks(n_games: int) -> list[int]:
-    looks, n = [], FIRST_LOOK
+def _looks(n_games: int, first: int = FIRST_LOOK) -> list[int]:
+    looks, n = [], first
     while n < n_games:
         looks.append(n)
         n *= 2
@@ -188,6 +212,8 @@ class Tournament:
             self.pairs.append(PairStats(x, y, pair_arms))
             self.arms.extend(pair_arms)
         self.ranking = [Moments() for _ in strategies]
+        #: each pairing stops on its own: the ranking is made from the pairings (tables)
+        self.each_pair = False
 
     def guard(self, call: Callable[[], Any]) -> Any:
         """``call()`` (playing the arms); a user strategy's failure as a one-line StrategyError."""
@@ -199,10 +225,15 @@ class Tournament:
         k = 0
         per_strategy: list[list[np.ndarray]] = [[] for _ in self.labels]
         for pair in self.pairs:
-            d = pair.fold(rows[k:k + len(pair.arms)], self.players)
+            chunk = rows[k:k + len(pair.arms)]
             k += len(pair.arms)
+            if chunk[0] is None:  # a pairing stopped at an earlier look
+                continue
+            d = pair.fold(chunk, self.players)
             per_strategy[pair.x].append(d)
             per_strategy[pair.y].append(1 - d)
+        if self.each_pair:
+            return
         for i, values in enumerate(per_strategy):
             self.ranking[i].add(np.mean(values, axis=0))
 
@@ -217,28 +248,37 @@ class Tournament:
             m.n, m.s, m.sq = m.n + n, m.s + s, m.sq + sq
 
     def tables(self, level: float) -> dict[str, pd.DataFrame]:
-        return _tables(self.labels, self.pairs, self.ranking, level)
+        return _tables(self.labels, self.pairs, None if self.each_pair else self.ranking, level)
 
 
 def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0, players: int | None = None,
             rules: dict[str, Any] | None = None, workers: int | None = None, until_significant: bool = False,
-            alpha: float = 0.05, progress: bool = False) -> Comparison:
-    """Compare strategies on duplicate deals (two: a paired test; more: a round robin)."""
+            alpha: float = 0.05, progress: bool = False, first_look: int = FIRST_LOOK,
+            each_pair: bool = False) -> Comparison:
+    """Compare strategies on duplicate deals (two: a paired test; more: a round robin).
+    ``until_significant``: sequential looks from ``first_look`` deals on, doubling; with
+    ``each_pair`` each pairing of a round robin stops on its own (module docstring)."""
     if games < 1:
         raise AnalyzerError(f"--games must be a positive integer, not {games}")
     if not 0 < alpha < 1:
         raise AnalyzerError(f"--alpha must be between 0 and 1, not {alpha}")
+    if first_look < 1:
+        raise AnalyzerError(f"the first look must be a positive number of deals, not {first_look}")
     seed = api.check_seed(seed)
     t = Tournament(game, strategies, players, rules)
-    looks = _looks(games)
+    t.each_pair = each_pair and until_significant
+    looks = _looks(games, first_look)
     level = alpha / len(looks) if until_significant else alpha
-    z_crit = _z_critical(level)
     state = {"stopped": False}
 
     def on_chunk(done: int, rows: list[np.ndarray]) -> bool:
         t.fold(rows)
         if until_significant and done in looks and done < games:
-            if all(abs(pair.z()) > z_crit for pair in t.pairs):
+            if t.each_pair:
+                for pair in t.pairs:
+                    if pair.active and pair.p_value() < level:
+                        pair.stop()
+            if all(not pair.active or pair.p_value() < level for pair in t.pairs):
                 state["stopped"] = True
                 return True
         return False
@@ -269,33 +309,24 @@ def _labels(names: list[str]) -> list[str]:
     return labels
 
 
-def _z_critical(level: float) -> float:
-    """Two-sided normal critical value for ``level`` (bisection on erfc)."""
-    lo, hi = 0.0, 40.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if normal_p_value(mid) > level:
-            lo = mid
-        else:
-            hi = mid
-    return hi
-
-
-def _tables(names: list[str], pairs: list[PairStats], ranking: list[Moments], level: float) -> dict[str, pd.DataFrame]:
+def _tables(names: list[str], pairs: list[PairStats], ranking: list[Moments] | None,
+            level: float) -> dict[str, pd.DataFrame]:
+    """The pairs table and (three or more strategies) the ranking: from ``ranking``'s
+    per-deal means, or without it (pairings of different lengths) from the pairings."""
     rows = []
     for pair in pairs:
         share, lo, hi = pair.share.proportion()
         se = pair.share.se()
         unpaired_se = pair.single.se()  # as if every game had its own deal
         margin = pair.margin.interval()
-        z = pair.z()
+        p_value = pair.p_value()
         rows.append({
             "strategy": names[pair.x], "opponent": names[pair.y], "deals": pair.share.n,
             "games": pair.share.n * len(pair.arms),
             "win_rate": share, "win_rate_lo": lo, "win_rate_hi": hi,
             "opponent_win_rate": 1 - share, "opponent_win_rate_lo": 1 - hi, "opponent_win_rate_hi": 1 - lo,
             "difference": 2 * share - 1, "difference_se": 2 * se, "difference_se_unpaired": 2 * unpaired_se,
-            "p_value": normal_p_value(z), "decided": normal_p_value(z) < level,
+            "p_value": p_value, "decided": p_value < level,
             "score_margin": margin[0], "score_margin_lo": margin[1], "score_margin_hi": margin[2],
         })
     first = ["strategy", "opponent", "win_rate", "win_rate_lo", "win_rate_hi", "p_value", "score_margin",
@@ -305,12 +336,28 @@ def _tables(names: list[str], pairs: list[PairStats], ranking: list[Moments], le
     if len(names) > 2:
         rank = []
         for i, name in enumerate(names):
-            mean, lo, hi = ranking[i].proportion()
+            mean, lo, hi = ranking[i].proportion() if ranking is not None else _ranking_from_pairs(i, pairs)
             rank.append({"strategy": name, "mean_win_rate": mean, "mean_win_rate_lo": lo, "mean_win_rate_hi": hi})
         frame = pd.DataFrame(rank).sort_values("mean_win_rate", ascending=False).reset_index(drop=True)
         frame.insert(0, "rank", range(1, len(frame) + 1))
         tables["ranking"] = frame
     return tables
+
+
+def _ranking_from_pairs(i: int, pairs: list[PairStats]) -> tuple[float, float, float]:
+    """Strategy ``i``'s mean share of wins over its pairings, each pairing weighted alike, with
+    a Wilson interval whose standard error is the mean of the pairings' (Minkowski: never below
+    the true one, however the pairings correlate), at the smallest pairing's number of deals."""
+    shares, ses, deals = [], [], []
+    for pair in pairs:
+        if i in (pair.x, pair.y):
+            share = pair.share.s / pair.share.n
+            shares.append(share if i == pair.x else 1 - share)
+            ses.append(pair.share.se())
+            deals.append(pair.share.n)
+    mean, se = float(np.mean(shares)), float(np.mean(ses))
+    lo, hi = proportion_interval(mean, se * se, min(deals))
+    return mean, lo, hi
 
 
 # ---- rule-variant studies ------------------------------------------------------------------

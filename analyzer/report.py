@@ -67,7 +67,8 @@ class Sizes:
     tournament: int            # duplicate deals of the round robin without mc
     tournament_mc: int         # ... when mc takes part (it is far slower)
     mc_k: int                  # samples per decision of mc
-    ladder: int                # duplicate deals of the search ladder (pimc, ismcts, mc, heuristic, random), where pimc or ismcts exists
+    ladder: int                # most duplicate deals of a pairing of the search ladder (pimc, ismcts, mc, heuristic, random)
+    ladder_first_look: int     # its first look: each pairing stops at the first look (doubling) that decides it
     pimc_k: int                # sampled worlds per decision of pimc in the ladder
     ismcts_iterations: int     # iterations per decision of ismcts in the ladder
     mc_k_low: int              # the ladder's second, smaller budget of each search strategy
@@ -88,12 +89,12 @@ class Sizes:
     paired_target: float       # ... it stops at the first look whose headline 95% half-width is at most this
 
 
-QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=4, pimc_k=4, ismcts_iterations=40,
+QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=4, ladder_first_look=2, pimc_k=4, ismcts_iterations=40,
               mc_k_low=2, pimc_k_low=2, ismcts_iterations_low=10, speed_games=1,
               convergence_first=250, convergence_max=2000,
               convergence_target=0.02, simulate=1000, records=120, records_sweep=40, records_batch=60,
               max_sweep_players=5, deals=300, rollouts=4, paired_max=1200, paired_target=0.5)
-FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, ladder=200, pimc_k=8, ismcts_iterations=1000,
+FULL = Sizes(tournament=20_000, tournament_mc=1000, mc_k=16, ladder=200, ladder_first_look=50, pimc_k=8, ismcts_iterations=1000,
              mc_k_low=4, pimc_k_low=2, ismcts_iterations_low=250, speed_games=6,
              convergence_first=500, convergence_max=256_000,
              convergence_target=0.005, simulate=100_000, records=4000, records_sweep=1000, records_batch=100,
@@ -622,23 +623,38 @@ def _strongest_first(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tournament",
-                        title: str = "Strategy tournament", deals: int | None = None) -> pd.DataFrame:
+                        title: str = "Strategy tournament", deals: int | None = None,
+                        first_look: int | None = None) -> pd.DataFrame:
     """A duplicate-deal round robin of ``strategies``: its ranking and pairs tables (``<name>_ranking``,
-    ``<name>_pairs``) and figure; returns the pairs, the stronger strategy first."""
+    ``<name>_pairs``) and figure; returns the pairs, the stronger strategy first. ``first_look``:
+    each pairing stops at the first look (``first_look`` deals, then doubling up to ``deals``)
+    whose test is decided (compare's ``each_pair``)."""
     from analyzer import compare
 
     s = r.sizes
     if deals is None:
         deals = s.tournament_mc if any(x.startswith("mc") for x in strategies) else s.tournament
+    sequential = first_look is not None and first_look < deals
     result = r.run(name, "compare.compare", lambda: compare.compare(
-        spec.name, strategies, games=deals, seed=r.seed, workers=r.workers, progress=r.progress),
+        spec.name, strategies, games=deals, seed=r.seed, workers=r.workers, progress=r.progress,
+        until_significant=sequential, first_look=first_look or compare.FIRST_LOOK, each_pair=sequential),
         strategies=" ".join(strategies), deals=deals)
     r.h(2, title)
-    r.p(f"Round robin of {', '.join(f'`{x}`' for x in strategies)} on **{result.games:,} duplicate deals** "
-        "per pairing: every deal is played once per balanced seating of the two strategies, so both see the "
-        "same cards and the luck of the deal cancels in the comparison. Each pairing names the stronger "
-        "strategy first; its share of wins is above 0.5, `difference` is twice the share minus one, and "
-        "`p_value` tests equal strength.")
+    if sequential:
+        looks = ", ".join(f"{n:,}" for n in compare._looks(deals, first_look))
+        r.p(f"Round robin of {', '.join(f'`{x}`' for x in strategies)} on **up to {result.games:,} duplicate "
+            f"deals** per pairing: every deal is played once per balanced seating of the two strategies, so both "
+            "see the same cards and the luck of the deal cancels in the comparison. Each pairing stops at the first "
+            f"look ({looks} deals) where equal strength is rejected at 5% over all its looks (Bonferroni), so a "
+            "clear pairing is played on fewer deals (`deals` says how many) and the time goes to the close ones. "
+            "Each pairing names the stronger strategy first; its share of wins is above 0.5, `difference` is twice "
+            "the share minus one, and `p_value` tests equal strength.")
+    else:
+        r.p(f"Round robin of {', '.join(f'`{x}`' for x in strategies)} on **{result.games:,} duplicate deals** "
+            "per pairing: every deal is played once per balanced seating of the two strategies, so both see the "
+            "same cards and the luck of the deal cancels in the comparison. Each pairing names the stronger "
+            "strategy first; its share of wins is above 0.5, `difference` is twice the share minus one, and "
+            "`p_value` tests equal strength.")
     pairs = _strongest_first(result.tables["pairs"])
     ranking = result.tables.get("ranking")
     if ranking is None:
@@ -651,14 +667,21 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
         ]).sort_values("mean_win_rate", ascending=False)
         ranking["rank"] = range(1, len(ranking) + 1)
     pairs["n"] = pairs["deals"]
-    r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies")
+    if sequential:
+        r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies",
+                method="the mean of the strategy's pairings' shares of wins (pairings of different lengths); "
+                       "Wilson interval with the mean of their standard errors, an upper bound on the true one, "
+                       "at the shortest pairing's number of deals")
+    else:
+        r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies")
     r.table(f"{name}_pairs", pairs, "Each pairing on duplicate deals, the stronger strategy first",
             show=["strategy", "opponent", "deals", "games", "win_rate", "difference", "difference_se",
                   "difference_se_unpaired", "p_value", "score_margin"],
             method="duplicate deals, share of wins per deal averaged over the seatings; Wilson interval at the "
                    "effective sample size of the per-deal shares")
-    path = plots.tournament(ranking, pairs, f"{spec.title}: {title.lower()} ({result.games:,} duplicate deals "
-                                            f"per pairing, seed {r.seed})", r.fig_path(name))
+    path = plots.tournament(ranking, pairs, f"{spec.title}: {title.lower()} ({'up to ' if sequential else ''}"
+                                            f"{result.games:,} duplicate deals per pairing, seed {r.seed})",
+                            r.fig_path(name))
     r.figure(path, f"{title}: share of wins with 95% intervals (n = deals per pairing)")
     if name == "tournament" and "mc" in " ".join(strategies):
         r.p(f"`mc` runs {s.mc_k} samples per decision here (`mc:k={s.mc_k}`); it is far slower than the others, "
@@ -673,7 +696,8 @@ def _ladder_section(r: Report, spec) -> pd.DataFrame:
     slowest strategies), each search at two budgets; then the time each takes per decision."""
     s = r.sizes
     ladder = ladder_strategies(spec, s)
-    pairs = _tournament_section(r, spec, ladder, name="ladder", title="Search strategies", deals=s.ladder)
+    pairs = _tournament_section(r, spec, ladder, name="ladder", title="Search strategies", deals=s.ladder,
+                                first_look=s.ladder_first_look)
     r.p("Each search strategy plays at two budgets (samples, worlds or iterations per decision), so the ladder "
         "shows what more thinking time buys.")
     if "pimc" in spec.strategies:

@@ -153,6 +153,8 @@ class Arm:
     seating: list[int] = field(default_factory=list)
     #: ``describe(game index, err row)``: the illegal-move message naming the strategy
     describe: Callable[[int, np.ndarray], str] | None = None
+    #: False once its comparison is decided (compare's ``each_pair``): run_arms plays it no more
+    active: bool = True
 
 
 def _check_errors(arm: Arm, first: int, err: np.ndarray) -> None:
@@ -178,9 +180,10 @@ def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, 
     ``chunk`` fixes the chunk size (default: about CHUNK_SECONDS per chunk). Chunks never
     straddle a value of ``boundaries`` (the looks of a sequential test). ``on_chunk(done,
     rows_per_arm)`` folds the rows of the games up to ``done``; returning True stops early.
-    ``timeout``: a chunk taking longer raises StrategyError. Returns (games played, seconds
-    of play, interrupted): the time excludes compiling (each kernel is first called on an
-    empty chunk).
+    ``timeout``: a chunk taking longer raises StrategyError. An arm that ``on_chunk`` made
+    inactive (``arm.active = False``) is played no more: its rows are None. Returns (games
+    played, seconds of play, interrupted): the time excludes compiling (each kernel is first
+    called on an empty chunk).
     """
     threads = set_workers(workers)
     for arm in arms:
@@ -196,6 +199,9 @@ def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, 
             t0 = time.perf_counter()
             rows = []
             for arm in arms:
+                if not arm.active:
+                    rows.append(None)
+                    continue
                 out = np.zeros((n, arm.ncols), dtype=np.int64)
                 err = np.full((n, 4), -1, dtype=np.int64)
                 call_interruptibly(arm.run_chunk, np.uint64(seed), np.int64(first_index + done), arm.params,

@@ -55,6 +55,46 @@ def test_undecided_comparison_runs_the_whole_budget():
     assert not result.stopped_early and result.games == 5000
 
 
+def test_each_pairing_of_a_round_robin_can_stop_on_its_own():
+    # heuristic against random is decided at the first look (100 deals), random against random
+    # never: it plays the whole budget on the same deals as a run without looks
+    strategies = ["heuristic", "random", "random"]
+    result = cmp.compare("hearts2", strategies, games=400, seed=5, until_significant=True, first_look=100,
+                         each_pair=True, workers=1)
+    pairs = result.tables["pairs"].set_index(["strategy", "opponent"])
+    assert pairs.loc[("heuristic", "random"), "deals"] == 100 and pairs.loc[("heuristic", "random#2"), "deals"] == 100
+    assert pairs.loc[("random", "random#2"), "deals"] == 400 and not result.stopped_early
+    whole = cmp.compare("hearts2", strategies, games=400, seed=5, workers=1).tables["pairs"]
+    short = cmp.compare("hearts2", strategies[:2], games=100, seed=5, workers=1).tables["pairs"].iloc[0]
+    assert whole.iloc[2]["win_rate"] == pairs.loc[("random", "random#2"), "win_rate"]
+    assert short["win_rate"] == pairs.loc[("heuristic", "random"), "win_rate"]
+    assert short["p_value"] == pairs.loc[("heuristic", "random"), "p_value"]
+    # the ranking: each strategy's mean over its pairings, in an interval at least as wide as
+    # the pairings' own (standard error: the mean of theirs)
+    ranking = result.tables["ranking"].set_index("strategy")
+    h = pairs.loc[("heuristic", "random"), "win_rate"]
+    assert ranking.loc["heuristic", "mean_win_rate"] == pytest.approx(h)
+    assert ranking.loc["random", "mean_win_rate"] == pytest.approx(((1 - h) + 0.5) / 2)
+    lo, hi = ranking.loc["random", ["mean_win_rate_lo", "mean_win_rate_hi"]]
+    assert 0 <= lo < ranking.loc["random", "mean_win_rate"] < hi <= 1
+    # every pairing decided at a look: the whole round robin stops there
+    decided = cmp.compare("hearts2", ["heuristic", "random"], games=400, seed=5, until_significant=True,
+                          first_look=100, each_pair=True, workers=1)
+    assert decided.stopped_early and decided.games == 100
+
+
+def test_a_pairing_without_variance_gets_the_sign_tests_p_value():
+    # every deal won by the same side: no normal test, the sign test's bound 2^(1-n)
+    pair = cmp.PairStats(0, 1, [])
+    pair.share.add(np.ones(10))
+    assert pair.p_value() == 2.0 ** -9
+    pair = cmp.PairStats(0, 1, [])
+    pair.share.add(np.full(10, 0.5))
+    assert pair.p_value() == 1.0
+    pair.share.add(np.array([0.0, 1.0, 1.0]))  # a variance: the normal test
+    assert 0 < pair.p_value() < 1
+
+
 def test_intervals_cover_the_truth_at_about_the_stated_rate():
     truth = cmp.compare("ninety-nine", ["heuristic", "random"], games=60_000, seed=1000, players=2)
     p = truth.tables["pairs"].iloc[0]["win_rate"]
