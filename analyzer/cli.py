@@ -291,6 +291,8 @@ def compare(
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP + " Repeat a name with other values for a variant study.", metavar="NAME=VALUE"),
     seat: Optional[List[str]] = typer.Option(None, "--seat", help="Variant studies: " + SEAT_HELP, metavar="K=STRATEGY"),
     until_significant: bool = typer.Option(False, "--until-significant", help="Stop once every difference is decided (sequential test).", metavar=""),
+    each_pair: bool = typer.Option(False, "--each-pair", help="With --until-significant: each pairing of a round robin stops on its own.", metavar=""),
+    first_look: int = typer.Option(1000, "--first-look", help="With --until-significant: deals before the first look (then doubling).", metavar="N"),
     alpha: float = typer.Option(0.05, "--alpha", help="Overall error rate of the test.", metavar="X"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
@@ -309,6 +311,7 @@ def compare(
     analyzer compare hearts2 heuristic random --games 1000000
     analyzer compare ninety-nine heuristic random --until-significant --games 10000000
     analyzer compare ninety-nine random heuristic random --plot round-robin.png
+    analyzer compare hearts2 heuristic random mc:k=4 --until-significant --each-pair --first-look 100 --games 1600
     analyzer compare ninety-nine --rule out_at_zero_chips=false --rule out_at_zero_chips=true
     ```
     """
@@ -337,7 +340,7 @@ def compare(
             raise AnalyzerError("--seat is for variant studies; name the strategies to compare as arguments")
         result = api.compare(game, list(strategy or []), games=n_games, seed=seed, players=players,
                              rules=grid[0], workers=workers, until_significant=until_significant,
-                             alpha=alpha, progress=progress)
+                             alpha=alpha, progress=progress, first_look=first_look, each_pair=each_pair)
         main_table = result.tables["pairs"]
     if csv:
         from analyzer.io import write_text
