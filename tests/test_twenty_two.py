@@ -199,6 +199,8 @@ def test_enumeration_counting_and_unranking_agree_with_reference():
             n = R.legal_follows(hp, s, pk(best), lowest_only, legal, scr)
             got = [txt(m) for m in legal[:n]]
             assert len(got) == len(set(got))
+            beating = [x for x in got if ref_beats(x, best)]  # the lowest set, if it does not beat, comes last
+            assert got[:len(beating)] == sorted(beating, key=lambda x: [-x.count(r) for r in reversed(RANKS)])
             assert set(got) == ref_follows(hand, s, best, lowest_only), (cards[:size], s, best)
             assert fast_follows(hand, s, best, lowest_only) == ref_follows(hand, s, best, lowest_only)
         # the sampler's count and numbering cover exactly the beating sets

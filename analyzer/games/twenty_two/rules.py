@@ -145,8 +145,8 @@ def highest_rank(hand: np.int64) -> np.int64:
     return highest(presence(hand)) >> 2
 
 
-# Scratch layout (``scr``, int64[SCRATCH]) shared by the set enumerator and sampler.
-S_RK, S_HC, S_NEED, S_REM, S_CC, S_SS, S_PP, S_W = 0, 16, 32, 64, 80, 96, 112, 128
+# Scratch layout (``scr``, int64[SCRATCH]) of the set counter (random's draw) and sampler.
+S_RK, S_HC, S_NEED, S_W = 0, 16, 32, 128
 SCRATCH = S_W + 14 * 16
 
 
@@ -181,63 +181,10 @@ def prepare(hand: np.int64, best: np.int64, scr: np.ndarray) -> np.int64:
 
 
 @njit(cache=True)
-def enum_subsets(hand: np.int64, tmin: np.int64, tmax: np.int64, best: np.int64,
-                 out: np.ndarray, start: np.int64, scr: np.ndarray) -> np.int64:
-    """Write every sub-multiset X of ``hand`` with ``tmin <= |X| <= tmax`` that matches
-    or beats ``best`` (``best == 0``: no such condition) into ``out[start:]``.
-
-    Returns how many were written. Depth-first over the ranks held, high to low, with
-    bounds that only ever step into feasible branches (cost ~ results x ranks).
-    ``scr`` is scratch space (int64[SCRATCH]).
-    """
-    m = prepare(hand, best, scr)
-    if m < 0:
-        return 0
-    if m == 0:
-        if tmin <= 0:
-            out[start] = 0
-            return 1
-        return 0
-    scr[S_REM + m] = 0
-    for i in range(m - 1, -1, -1):
-        scr[S_REM + i] = scr[S_REM + i + 1] + scr[S_HC + i]
-    n = 0
-    d = 0
-    h0 = scr[S_HC]
-    scr[S_CC] = h0 if h0 < tmax else tmax
-    while True:
-        sprev = scr[S_SS + d - 1] if d > 0 else 0
-        lo = scr[S_NEED + d] - sprev
-        t = tmin - sprev - scr[S_REM + d + 1]
-        if t > lo:
-            lo = t
-        if lo < 0:
-            lo = 0
-        if scr[S_CC + d] < lo:
-            d -= 1
-            if d < 0:
-                break
-            scr[S_CC + d] -= 1
-            continue
-        pprev = scr[S_PP + d - 1] if d > 0 else 0
-        if d == m - 1:
-            out[start + n] = pprev + (scr[S_CC + d] << (4 * scr[S_RK + d]))
-            n += 1
-            scr[S_CC + d] -= 1
-            continue
-        scr[S_SS + d] = sprev + scr[S_CC + d]
-        scr[S_PP + d] = pprev + (scr[S_CC + d] << (4 * scr[S_RK + d]))
-        d += 1
-        room = tmax - scr[S_SS + d - 1]
-        hd = scr[S_HC + d]
-        scr[S_CC + d] = hd if hd < room else room
-    return n
-
-
-@njit(cache=True)
 def count_subsets(hand: np.int64, tmin: np.int64, tmax: np.int64, best: np.int64,
                   scr: np.ndarray) -> np.int64:
-    """How many sets ``enum_subsets`` would write, without writing them.
+    """How many sub-multisets of ``hand`` with ``tmin`` to ``tmax`` cards match or beat
+    ``best`` (``best == 0``: no such condition), without listing them.
 
     Dynamic programme over the ranks held, high to low: with W[i][j] the ways to complete
     positions i.. when j cards were taken at positions < i, row i of the table in ``scr``
@@ -297,23 +244,25 @@ def unrank_subset(u: np.int64, tmax: np.int64, scr: np.ndarray) -> np.int64:
 
 @njit(cache=True)
 def legal_discards(hand: np.int64, stock_left: np.int64, out: np.ndarray, scr: np.ndarray) -> np.int64:
-    """Every distinct set of at most ``stock_left`` cards of the hand, "" included, in
-    ``enum_subsets``' order."""
-    return enum_small_subsets(hand, discard_limit(hand, stock_left), out, scr)
+    """Every distinct set of at most ``stock_left`` cards of the hand, "" included (in the
+    order of ``enum_small_subsets``). ``scr`` is not used: the legal-set functions take
+    the same arguments."""
+    return enum_small_subsets(hand, discard_limit(hand, stock_left), out)
 
 
 @njit(cache=True)
-def enum_small_subsets(hand: np.int64, tmax: np.int64, out: np.ndarray, scr: np.ndarray) -> np.int64:
-    """Every sub-multiset of ``hand`` with at most ``tmax`` cards into ``out[0:]``, in the
-    order of ``enum_subsets(hand, 0, tmax, 0, ...)``; returns how many.
+def enum_small_subsets(hand: np.int64, tmax: np.int64, out: np.ndarray) -> np.int64:
+    """Every sub-multiset of ``hand`` with at most ``tmax`` cards into ``out[0:]``; returns
+    how many. The order (every list of sets follows it: a user strategy's ``legal[i]``,
+    evaluate's rows): more cards of the highest rank first, then of the next rank, and so on.
 
-    ``enum_subsets`` walks a tree and pays its bookkeeping at every set; a discard lists
-    hundreds of sets for a user strategy at each decision, so this builds them in place a
-    rank at a time, from the lowest rank held up: each rank held becomes the most
-    significant so far, and the list grows into blocks, one per count of that rank (the
-    highest count first), each a copy of the sets so far with room for that count. The
-    block of count 0 is the list itself, moved to the end first. While it is built, each
-    set carries its size in bits 56-59 (a set uses bits 0-51). ``scr`` is not used.
+    A tree walk would pay its bookkeeping at every set, and a discard lists hundreds of sets
+    for a user strategy at each decision: this builds them in place a rank at a time, from
+    the lowest rank held up: each rank held becomes the most significant so far, and the
+    list grows into blocks, one per count of that rank (the highest count first), each a
+    copy of the sets so far with room for that count. The block of count 0 is the list
+    itself, moved to the end first. While it is built, each set carries its size in bits
+    56-59 (a set uses bits 0-51).
     """
     if set_size(hand) <= tmax:
         return _all_subsets(hand, out)
@@ -341,6 +290,67 @@ def enum_small_subsets(hand: np.int64, tmax: np.int64, out: np.ndarray, scr: np.
                 if (x >> 56) <= room:
                     out[q] = x + add
                     q += 1
+        n = total
+    for i in range(n):
+        out[i] &= M_SET
+    return n
+
+
+@njit(cache=True)
+def enum_beating_sets(hand: np.int64, s: np.int64, best: np.int64, out: np.ndarray) -> np.int64:
+    """Every sub-multiset of ``hand`` with exactly ``s`` cards that matches or beats ``best``
+    (``s`` cards) into ``out[0:]``, in ``enum_small_subsets``' order; returns how many.
+    Built as ``enum_small_subsets`` builds, from the lowest rank up.
+
+    X matches or beats B (both of s cards) when, for every rank t, X holds at least as many
+    cards ranked t or above as B does: with |X| = |B|, when X holds at most as many cards
+    below t as B. As X grows a rank at a time from the bottom, that bounds the cards taken
+    so far by B's cards up to that rank; and a set too small to reach s with the cards
+    above is dropped at once. While built, each set carries its size in bits 56-59.
+    """
+    if s > set_size(hand):
+        return 0
+    out[0] = 0
+    n = 1
+    best_so_far = 0
+    for r in range(13):
+        best_so_far += nib(best, r)
+        c = nib(hand, r)
+        if c == 0:
+            continue
+        cap = best_so_far if best_so_far < s else s
+        need = s - set_size(hand >> (4 * (r + 1)))  # the cards above r all taken: still short?
+        total = 0
+        kept = 0  # sets that stay as they are (count 0 of rank r)
+        for i in range(n):
+            size = out[i] >> 56
+            lo = need - size if need > size else 0
+            hi = cap - size if cap - size < c else c
+            if hi >= lo:
+                total += hi - lo + 1
+                kept += lo == 0
+        if total == 0:
+            return 0
+        base = total - kept
+        if base + n > out.shape[0]:  # never for a hand of 11 cards or fewer, but never write past out
+            raise ValueError("enum_beating_sets: out is too short")
+        for i in range(n - 1, -1, -1):
+            out[base + i] = out[i]
+        q = 0
+        for k in range(c, 0, -1):
+            add = (k << (4 * r)) + (k << 56)
+            for i in range(base, base + n):
+                x = out[i]
+                size = x >> 56
+                if need - size <= k <= cap - size:
+                    out[q] = x + add
+                    q += 1
+        for i in range(base, base + n):  # count 0 of rank r: the sets that may stay, moved down
+            x = out[i]
+            size = x >> 56
+            if need <= size <= cap:
+                out[q] = x
+                q += 1
         n = total
     for i in range(n):
         out[i] &= M_SET
@@ -396,7 +406,7 @@ def legal_follows(hand: np.int64, s: np.int64, best: np.int64, lowest_only_if_un
                   out: np.ndarray, scr: np.ndarray) -> np.int64:
     """Sets of exactly ``s`` cards that match or beat ``best``, and the ``s`` lowest cards
     (variant ``lowest_only_if_unable``: the lowest cards only when nothing beats)."""
-    n = enum_subsets(hand, s, s, best, out, 0, scr)
+    n = enum_beating_sets(hand, s, best, out)
     low = lowest_set(hand, s)
     if lowest_only_if_unable:
         if n == 0:
