@@ -987,10 +987,13 @@ def ladder_guide_block(game: str, tables: str | Path) -> str | None:
     speeds = (dict(zip(*pd.read_csv(speed_file)[["strategy", "ms_per_decision"]].to_numpy().T))
               if speed_file.is_file() else {})
     facts = dict(pd.read_csv(tables / "provenance.csv").to_numpy())
-    deals = int(pairs["deals"].min())
+    fewest, most = int(pairs["deals"].min()), int(pairs["deals"].max())
+    deals = (f"{most:,} duplicate deals per pairing" if fewest == most else
+             f"{fewest:,} to {most:,} duplicate deals per pairing (each stops at its first look that tells the two "
+             "apart)")
     intro = textwrap.fill(
              f"The committed report (`reports/{game}/report.md`, section \"Search strategies\"; `analyzer report "
-             f"{game}` rebuilds it) plays every pair of these strategies on {deals:,} duplicate deals per pairing, "
+             f"{game}` rebuilds it) plays every pair of these strategies on {deals}, "
              f"seed {facts.get('seed', '?')} ({len(pairs)} pairings, all in `reports/{game}/tables/ladder_pairs.csv`). "
              "Ranked by the mean share of wins against the others, with the time per decision (one core, CPU "
              "time, the heuristic's time subtracted):", width=90, break_on_hyphens=False)
@@ -1002,14 +1005,14 @@ def ladder_guide_block(game: str, tables: str | Path) -> str | None:
                      f"{_share_text(row['mean_win_rate'], row['mean_win_rate_lo'], row['mean_win_rate_hi'])} | "
                      f"{_ms_cell(float(ms)) if ms is not None else '–'} |")
     lines += ["", "Each strategy against the next one down, the stronger of the pair first:", "",
-              "| strategy | opponent | share of wins [95%] | p |", "|---|---|---|---|"]
+              "| strategy | opponent | share of wins [95%] | p | deals |", "|---|---|---|---|---|"]
     order = list(ranking["strategy"])
     for a, b in zip(order, order[1:]):
         row = _rung(pairs, a, b)
         if row is not None:
             lines.append(f"| `{row['strategy']}` | `{row['opponent']}` | "
                          f"{_share_text(row['win_rate'], row['win_rate_lo'], row['win_rate_hi'])} | "
-                         f"{_p_cell(row['p_value'])} |")
+                         f"{_p_cell(row['p_value'])} | {int(row['deals']):,} |")
     return "\n".join(lines + ["", LADDER_END])
 
 

@@ -26,7 +26,7 @@ def _tables(folder: Path, speeds: bool = True) -> Path:
     pd.DataFrame({"strategy": ["a:k=2", "a:k=2", "c"], "opponent": ["b", "c", "b"],
                   "win_rate": [0.6, 0.9, 0.52], "win_rate_lo": [0.55, 0.85, 0.47],
                   "win_rate_hi": [0.65, 0.95, 0.57], "p_value": [0.0004, 1e-30, 0.25],
-                  "deals": [100, 100, 100]}).to_csv(folder / "ladder_pairs.csv", index=False)
+                  "deals": [50, 100, 200]}).to_csv(folder / "ladder_pairs.csv", index=False)
     if speeds:
         pd.DataFrame({"strategy": ["a:k=2", "b", "c"], "games": [1, 1, 1], "decisions": [9, 9, 9],
                       "ms_per_decision": [2.345, 0.001, 0.2]}).to_csv(folder / "ladder_speed.csv", index=False)
@@ -38,10 +38,10 @@ EXPECTED = """\
 <!-- ladder: generated from reports/g/tables by `python -m analyzer.report guides`; do not edit by hand -->
 
 The committed report (`reports/g/report.md`, section "Search strategies"; `analyzer report
-g` rebuilds it) plays every pair of these strategies on 100 duplicate deals per pairing,
-seed 7 (3 pairings, all in `reports/g/tables/ladder_pairs.csv`). Ranked by the mean share
-of wins against the others, with the time per decision (one core, CPU time, the
-heuristic's time subtracted):
+g` rebuilds it) plays every pair of these strategies on 50 to 200 duplicate deals per
+pairing (each stops at its first look that tells the two apart), seed 7 (3 pairings, all
+in `reports/g/tables/ladder_pairs.csv`). Ranked by the mean share of wins against the
+others, with the time per decision (one core, CPU time, the heuristic's time subtracted):
 
 | rank | strategy | mean share of wins [95%] | ms a decision |
 |---|---|---|---|
@@ -51,10 +51,10 @@ heuristic's time subtracted):
 
 Each strategy against the next one down, the stronger of the pair first:
 
-| strategy | opponent | share of wins [95%] | p |
-|---|---|---|---|
-| `a:k=2` | `b` | 0.600 [0.550, 0.650] | < 1e-3 |
-| `c` | `b` | 0.520 [0.470, 0.570] | 0.250 |
+| strategy | opponent | share of wins [95%] | p | deals |
+|---|---|---|---|---|
+| `a:k=2` | `b` | 0.600 [0.550, 0.650] | < 1e-3 | 50 |
+| `c` | `b` | 0.520 [0.470, 0.570] | 0.250 | 200 |
 
 <!-- /ladder -->"""
 
@@ -68,6 +68,11 @@ def test_ladder_block_without_speeds_and_without_a_ladder(tmp_path):
     assert "| 1 | `a:k=2` | 0.750 [0.700, 0.800] | – |" in block
     (tmp_path / "empty").mkdir()
     assert report.ladder_guide_block("g", tmp_path / "empty") is None
+    # every pairing played as long: one number of deals
+    pairs = pd.read_csv(tmp_path / "t" / "ladder_pairs.csv").assign(deals=100)
+    pairs.to_csv(tmp_path / "t" / "ladder_pairs.csv", index=False)
+    text = " ".join(report.ladder_guide_block("g", tmp_path / "t").split())
+    assert "on 100 duplicate deals per pairing, seed 7" in text and "stops" not in text
 
 
 def test_guide_block_is_replaced_and_the_rest_kept(tmp_path, monkeypatch):
