@@ -182,8 +182,8 @@ def reference(tmp_path_factory):
 def test_interrupted_batch_saves_only_whole_chunks_and_resumes_exactly(tmp_path, reference):
     _, expected = reference
     # 20 chunks, interrupted after 2; the job must outlast the wait for them (200,000 games in
-    # chunks of 10,000 can finish in 5 s)
-    (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=100_000))
+    # chunks of 10,000 can finish in 5 s; the 18 chunks left here take about 10)
+    (tmp_path / "job.toml").write_text(JOB.format(games=400_000, chunk=20_000))
     proc = subprocess.Popen([*ANALYZER, "batch", "job.toml", "--out", "out"], cwd=tmp_path,
                             stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     chunks = tmp_path / "out" / ".chunks"
@@ -197,10 +197,10 @@ def test_interrupted_batch_saves_only_whole_chunks_and_resumes_exactly(tmp_path,
     assert not (tmp_path / "out" / "summary.json").exists()
     assert not list((tmp_path / "out").rglob("*.part"))
     # every saved chunk is whole: resuming gives every game once
-    (tmp_path / "job.toml").write_text(JOB.format(games=2_000_000, chunk=100_000))
+    (tmp_path / "job.toml").write_text(JOB.format(games=400_000, chunk=20_000))
     result = run("batch", "job.toml", "--out", "out", cwd=tmp_path, timeout=600)
     assert result.returncode == 0, result.stderr
-    assert _summary(tmp_path / "out")["games"] == 2_000_000
+    assert _summary(tmp_path / "out")["games"] == 400_000
 
 
 def test_sigterm_exits_143_and_leaves_no_partial_file(tmp_path):
@@ -287,14 +287,18 @@ def test_a_strategy_module_that_exits_is_one_line(tmp_path):
 
 def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
     args = [*ANALYZER, "simulate", "hearts2", "--games", "20", "--seat", f"0={HOSTILE}:loops"]
+    # the timeout first: it compiles the strategy (then cached) and says how long a run takes
+    # to reach the loop (its time less the 3 s it spins)
+    started = time.time()
+    result = subprocess.run([*args, "--timeout", "3"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3 and "--timeout" in result.stderr and "Traceback" not in result.stderr
+    to_the_loop = time.time() - started - 3
     proc = subprocess.Popen(args, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
-    time.sleep(25)  # compiling, then spinning
+    time.sleep(min(to_the_loop, 20) + 3)  # loaded from the cache, then spinning
     started = time.time()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and time.time() - started < 5 and "Traceback" not in err, err
-    result = subprocess.run([*args, "--timeout", "3"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 3 and "--timeout" in result.stderr and "Traceback" not in result.stderr
 
 
 # ---- a full disk (simulated: this machine cannot mount a small file system for a test) ---------
