@@ -614,6 +614,7 @@ def report(
     quick: bool = typer.Option(False, "--quick", help="A small version in seconds (previews, tests).", metavar=""),
     seed: int = typer.Option(2026, "--seed", "-s", help="Seed of every run in the report.", metavar="N"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
+    strategies: Optional[List[str]] = typer.Option(None, "--strategies", help="One more strategy for the tournament and the strength ladder: a built-in (mc:k=64) or path/to/file.py:function (repeat for several).", metavar="STRATEGY"),
 ) -> None:
     """Build a strategy report: Markdown + figures + CSV tables, and one self-contained HTML.
 
@@ -625,13 +626,15 @@ def report(
     ```
     analyzer report ninety-nine --out reports/ninety-nine
     analyzer report hearts2 --out /tmp/h --quick
+    analyzer report hearts2 --out /tmp/h2 --quick --strategies examples/hearts2.py:ducker
     ```
     """
     from analyzer import api
 
     _announce_compile(game)
     path = api.report(game, out, quick=quick, seed=api.check_seed(seed), workers=workers,
-                      progress=sys.stderr.isatty(), log=lambda line: typer.echo(line, err=True))
+                      progress=sys.stderr.isatty(), log=lambda line: typer.echo(line, err=True),
+                      strategies=strategies or [])
     shown = _short_path(path)
     _say(f"report written: {shown} (and {shown.with_suffix('.html')})")
 

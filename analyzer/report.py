@@ -34,6 +34,7 @@ import html
 import math
 import platform
 import re
+import shlex
 import textwrap
 import time
 from dataclasses import asdict, dataclass
@@ -590,8 +591,9 @@ def _versions() -> dict[str, str]:
             "platform": platform.platform()}
 
 
-def _command(game: str, out: Path, quick: bool, seed: int) -> str:
-    return f"analyzer report {game} --out {out} --seed {seed}" + (" --quick" if quick else "")
+def _command(game: str, out: Path, quick: bool, seed: int, extra: list[str] = ()) -> str:
+    given = "".join(f" --strategies {shlex.quote(name)}" for name in extra)
+    return f"analyzer report {game} --out {out} --seed {seed}" + (" --quick" if quick else "") + given
 
 
 def _rules_section(r: Report, spec, rules: dict[str, Any], study) -> None:
@@ -612,7 +614,7 @@ def _strongest_first(pairs: pd.DataFrame) -> pd.DataFrame:
              ("win_rate_hi", "opponent_win_rate_hi")]
     for a, b in swaps:
         if a in pairs and b in pairs:
-            pairs.loc[flip, [a, b]] = pairs.loc[flip, [b, a]].to_numpy()
+            pairs.loc[flip, [a, b]] = pairs.loc[flip, [b, a]].to_numpy(copy=True)  # a view would be overwritten half-way
     for col in ("difference", "score_margin"):
         if col in pairs:
             pairs.loc[flip, col] = -pairs.loc[flip, col]
@@ -689,17 +691,20 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
     return pairs
 
 
-def _ladder_section(r: Report, spec) -> pd.DataFrame:
+def _ladder_section(r: Report, spec, extra: list[str] = ()) -> pd.DataFrame:
     """The search strategies against each other and the heuristic: ``pimc`` (sampled worlds, each
     solved exactly) and ``ismcts`` (a tree search over sampled worlds) where the game has them,
     beside ``mc`` (sampled worlds, rolled out), on fewer deals than the tournament (they are the
     slowest strategies), each search at two budgets; then the time each takes per decision."""
     s = r.sizes
-    ladder = ladder_strategies(spec, s)
+    ladder = ladder_strategies(spec, s) + list(extra)
     pairs = _tournament_section(r, spec, ladder, name="ladder", title="Search strategies", deals=s.ladder,
                                 first_look=s.ladder_first_look)
     r.p("Each search strategy plays at two budgets (samples, worlds or iterations per decision), so the ladder "
         "shows what more thinking time buys.")
+    if extra:
+        r.p(f"Given with `--strategies`: {', '.join(f'`{x}`' for x in extra)} (they play in the tournament above "
+            "too; a user strategy's file is named with its content's hash in the provenance table).")
     if "pimc" in spec.strategies:
         r.p(f"`pimc` runs {s.pimc_k} or {s.pimc_k_low} sampled worlds per decision here (`pimc:k={s.pimc_k}`, "
             f"`pimc:k={s.pimc_k_low}`), each solved with every "
@@ -808,21 +813,24 @@ def _headline_finding(conv: pd.DataFrame) -> str | None:
 
 def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 2026,
                  workers: int | None = None, progress: bool = False,
-                 log: Callable[[str], None] | None = None) -> Path:
+                 log: Callable[[str], None] | None = None, strategies: Iterable[str] = ()) -> Path:
     """Build the strategy report of ``game`` in folder ``out``; returns the Markdown file.
 
     Writes ``out/report.md``, ``out/report.html`` (self-contained: figures as data URIs),
     ``out/figures/*.png`` and ``out/tables/*.csv``. ``quick`` plays a small version in
     seconds (for tests and previews); the full version takes several minutes per game.
-    Results depend on ``game``, ``quick`` and ``seed`` only, not on ``workers``. ``progress``
-    shows a bar during the long runs (for a terminal); ``log`` gets a line as each run starts
-    and ends (the CLI writes them to stderr).
+    ``strategies``: more strategies (built-in specs such as ``mc:k=64``, or user strategies
+    ``path.py:function[:key=value,...]``) that join the tournament and the strength ladder.
+    Results depend on ``game``, ``quick``, ``seed`` and those strategies (a user file by its
+    content) only, not on ``workers``. ``progress`` shows a bar during the long runs (for a
+    terminal); ``log`` gets a line as each run starts and ends (the CLI writes them to stderr).
     """
     from analyzer import api
     from analyzer import games as registry
 
     spec = registry.get(game)
     seed = api.check_seed(seed)
+    extra = _given_strategies(spec, list(strategies), quick)
     study = spec.study()
     if study is None:
         raise AnalyzerError(f"no report study for {spec.name}")
@@ -839,7 +847,7 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
     except OSError as exc:
         raise AnalyzerError(f"cannot create --out {out}: {exc.strerror}") from None
     try:
-        return _build(spec, study, out, quick, seed, workers, progress, log)
+        return _build(spec, study, out, quick, seed, workers, progress, log, extra)
     except BaseException:
         if created:  # a report that did not finish leaves no half-written folder behind
             import shutil
@@ -848,22 +856,51 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
         raise
 
 
+def _given_strategies(spec, names: list[str], quick: bool) -> list[str]:
+    """The strategies given to a report (``--strategies``), checked before anything is
+    written: each one parses and loads (a user file compiles), none is given twice or is
+    one the report plays anyway."""
+    from analyzer import api
+
+    played = set(_tournament_strategies(spec, QUICK if quick else FULL))
+    if "pimc" in spec.strategies or "ismcts" in spec.strategies:
+        played |= set(ladder_strategies(spec, QUICK if quick else FULL))
+    given: list[str] = []
+    for name in (n.strip() for n in names):
+        if name in played or name in given:
+            raise AnalyzerError(f"--strategies {name}: the report plays it already" if name in played
+                                else f"--strategies {name} is given twice")
+        players = spec.players(spec.resolve_rules(None))
+        api.setup(spec.name, players, [name] * players, None)  # a bad name or file: its one-line error
+        given.append(name)
+    return given
+
+
+def _tournament_strategies(spec, sizes: Sizes) -> list[str]:
+    return ["random", "heuristic"] + ([f"mc:k={sizes.mc_k}"] if "mc" in spec.strategies else [])
+
+
+def _given_text(names: list[str]) -> str:
+    """The given strategies for the provenance table: a user file with its content's hash."""
+    from analyzer.strategies import _is_user, user_file_hash
+
+    return ", ".join(f"{n} (sha256 {user_file_hash(n)[:12]})" if _is_user(n) else n for n in names) or "none"
+
+
 def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, progress: bool,
-           log: Callable[[str], None] | None) -> Path:
+           log: Callable[[str], None] | None, extra: list[str]) -> Path:
     started_at = datetime.now(timezone.utc)
     started = time.perf_counter()
     r = Report(spec.name, out, quick, seed, workers)
     rules = spec.resolve_rules(None)
-    strategies = ["random", "heuristic"]
-    if "mc" in spec.strategies:
-        strategies.append(f"mc:k={r.sizes.mc_k}")
+    strategies = _tournament_strategies(spec, r.sizes) + extra
 
     body = Report(spec.name, out, quick, seed, workers, progress, log)
     body.runs = r.runs
     _rules_section(body, spec, rules, study)
     pairs = _tournament_section(body, spec, strategies)
     if "pimc" in spec.strategies or "ismcts" in spec.strategies:
-        _ladder_section(body, spec)
+        _ladder_section(body, spec, extra)
     conv = _convergence_section(body, spec)
     body.finding(_headline_finding(conv))
     body.h(2, f"{spec.title} study")
@@ -882,16 +919,18 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, 
     facts = {"game": spec.name, "seed": seed, "quick": quick,
              "workers": workers if workers is not None else "all cores",
              "strategies (tournament)": ", ".join(strategies),
+             "strategies given (--strategies)": _given_text(extra),
              "started (UTC)": started_at.strftime("%Y-%m-%d %H:%M:%S"),
              "time taken (s)": round(elapsed, 1), "minimum n per cell": MIN_N, **_versions()}
     facts.update({f"size: {k}": v for k, v in asdict(r.sizes).items()})
     r.table("provenance", pd.DataFrame([{"item": k, "value": str(v)} for k, v in facts.items()]),
             "Versions, options and sizes")
-    r.p("To reproduce it (the numbers depend on the game, the seed and `--quick` only, not on the number of "
-        "workers or the machine):")
-    r.code(f"{_command(spec.name, out, quick, seed)}\n# or, from Python:\n"
+    r.p("To reproduce it (the numbers depend on the game, the seed, `--quick` and the strategies given only, "
+        "not on the number of workers or the machine):")
+    given = f", strategies={extra!r}" if extra else ""
+    r.code(f"{_command(spec.name, out, quick, seed, extra)}\n# or, from Python:\n"
            f"python -c \"from analyzer.report import build_report; build_report({spec.name!r}, {str(out)!r}, "
-           f"quick={quick}, seed={seed})\"")
+           f"quick={quick}, seed={seed}{given})\"")
     r.table("runs", pd.DataFrame(r.runs), "Every simulation behind this report, in order (all with the same seed)")
     r.blocks = r.blocks + body.blocks
     r.figures, r.tables = body.figures, {**body.tables, **r.tables}

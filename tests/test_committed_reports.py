@@ -2,6 +2,7 @@
 docs/reports.md, checked on the files as committed (no engine run):
 
 - every interval holds its estimate, and a proportion's interval stays inside [0, 1];
+- a pairing's two shares of the wins add up to 1;
 - every finding states its n, and that n is at least the report's minimum;
 - Pitch's bid tables are counterfactual: every dealt-hand class has a row for every bid,
   whatever the bidding would have done.
@@ -62,6 +63,19 @@ def test_intervals_hold_their_estimates_and_proportions_stay_in_0_1(folder):
                     f"{file.relative_to(ROOT)}: an interval of {column} leaves [0, 1]"
             checked += int(shown.sum())
     assert checked > 0
+
+
+@pytest.mark.parametrize("folder", COMMITTED, ids=lambda p: p.name)
+def test_each_pairing_shares_its_wins_between_its_two_strategies(folder):
+    # a two-strategy pairing: what one does not win the other does, interval mirrored
+    tables = [t for t in sorted((folder / "tables").glob("*pairs.csv"))]
+    assert tables
+    for file in tables:
+        pairs = pd.read_csv(file)
+        for end in ("", "_lo", "_hi"):
+            other = {"": "", "_lo": "_hi", "_hi": "_lo"}[end]
+            assert np.allclose(pairs[f"win_rate{end}"] + pairs[f"opponent_win_rate{other}"], 1), \
+                f"{file.relative_to(ROOT)}: win_rate{end} and opponent_win_rate{other} do not add up to 1"
 
 
 @pytest.mark.parametrize("folder", COMMITTED, ids=lambda p: p.name)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import io
 import math
 import re
@@ -254,6 +255,9 @@ def test_tournament_and_convergence(built):
     n = len(expected)
     assert len(pairs) == n * (n - 1) // 2
     assert (pairs["win_rate"] >= 0.5).all(), "each pairing names the stronger strategy first"
+    # turned round whole: the opponent's share is what the first-named does not win
+    assert np.allclose(pairs["win_rate"] + pairs["opponent_win_rate"], 1)
+    assert np.allclose(pairs["win_rate_lo"] + pairs["opponent_win_rate_hi"], 1)
     conv = pd.read_csv(out / "tables" / "convergence.csv")
     # sequential sizing: the looks double from the first, and stop at the first within the target
     looks, d = [], report.QUICK.convergence_first
@@ -446,6 +450,37 @@ def test_same_numbers_whatever_the_workers(tmp_path, tmp_path_factory):
         timing = ["ms_per_decision"] if file.stem == "ladder_speed" else []  # a timing, not a number of the seed
         pd.testing.assert_frame_equal(pd.read_csv(file).drop(columns=timing),
                                       pd.read_csv(b.parent / "tables" / file.name).drop(columns=timing))
+
+
+def test_strategies_given_join_the_tournament_and_the_ladder(tmp_path, tmp_path_factory):
+    # tests/data/user_random.py:uniform draws as hearts2's built-in random does: its games
+    # against each strategy are random's, and the pairings without it are the plain report's
+    user_file = Path(__file__).parent / "data" / "user_random.py"
+    given = f"{user_file}:uniform"
+    md = report.build_report("hearts2", tmp_path / "g", quick=True, seed=SEED, strategies=[given])
+    _, plain = quick_report("hearts2", tmp_path_factory)
+    for name in ("tournament", "ladder"):
+        assert given in set(pd.read_csv(md.parent / "tables" / f"{name}_ranking.csv")["strategy"])
+        pairs = pd.read_csv(md.parent / "tables" / f"{name}_pairs.csv")
+        before = pd.read_csv(plain.parent / "tables" / f"{name}_pairs.csv")
+        mine = pairs[(pairs["strategy"] != given) & (pairs["opponent"] != given)]
+        key = ["strategy", "opponent"]
+        pd.testing.assert_frame_equal(mine.sort_values(key).reset_index(drop=True),
+                                      before.sort_values(key).reset_index(drop=True))
+        share = {(row.strategy, row.opponent): row.win_rate for row in pairs.itertuples()}
+        as_random = share.get(("heuristic", "random"), 1 - share.get(("random", "heuristic"), math.nan))
+        as_given = share.get(("heuristic", given), 1 - share.get((given, "heuristic"), math.nan))
+        assert as_given == as_random
+    facts = dict(pd.read_csv(md.parent / "tables" / "provenance.csv").to_numpy())
+    digest = hashlib.sha256(user_file.read_bytes()).hexdigest()[:12]
+    assert facts["strategies given (--strategies)"] == f"{given} (sha256 {digest})"
+    assert f"--strategies {given}" in md.read_text()
+    # refused before anything is written: unknown, played anyway, given twice
+    for bad, said in ((["nonsense"], "unknown strategy"), (["heuristic"], "plays it already"),
+                      ([given, given], "given twice")):
+        with pytest.raises(AnalyzerError, match=said):
+            report.build_report("hearts2", tmp_path / "bad", quick=True, strategies=bad)
+        assert not (tmp_path / "bad").exists()
 
 
 def test_unknown_game_and_bad_seed(tmp_path):
