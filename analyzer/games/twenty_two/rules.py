@@ -253,75 +253,54 @@ def legal_discards(hand: np.int64, stock_left: np.int64, out: np.ndarray, scr: n
 @njit(cache=True)
 def enum_small_subsets(hand: np.int64, tmax: np.int64, out: np.ndarray) -> np.int64:
     """Every sub-multiset of ``hand`` with at most ``tmax`` cards into ``out[0:]``; returns
-    how many. The order (every list of sets follows it: a user strategy's ``legal[i]``,
-    evaluate's rows): more cards of the highest rank first, then of the next rank, and so on.
-
-    A tree walk would pay its bookkeeping at every set, and a discard lists hundreds of sets
-    for a user strategy at each decision: this builds them in place a rank at a time, from
-    the lowest rank held up: each rank held becomes the most significant so far, and the
-    list grows into blocks, one per count of that rank (the highest count first), each a
-    copy of the sets so far with room for that count. The block of count 0 is the list
-    itself, moved to the end first. While it is built, each set carries its size in bits
-    56-59 (a set uses bits 0-51).
-    """
+    how many, in the order of every list of sets (a user strategy's ``legal[i]``, evaluate's
+    rows): more cards of the highest rank first, then of the next rank, and so on."""
     if set_size(hand) <= tmax:
         return _all_subsets(hand, out)
-    out[0] = 0
-    n = 1
-    for r in range(13):
-        c = nib(hand, r)
-        if c > tmax:
-            c = tmax
-        if c == 0:
-            continue
-        total = 0
-        for i in range(n):
-            room = tmax - (out[i] >> 56)
-            total += (c if c < room else room) + 1
-        base = total - n
-        for i in range(n - 1, -1, -1):
-            out[base + i] = out[i]
-        q = 0
-        for k in range(c, 0, -1):
-            add = (k << (4 * r)) + (k << 56)
-            room = tmax - k
-            for i in range(base, base + n):
-                x = out[i]
-                if (x >> 56) <= room:
-                    out[q] = x + add
-                    q += 1
-        n = total
-    for i in range(n):
-        out[i] &= M_SET
-    return n
+    return _grow_sets(hand, np.int64(0), np.int64(0), tmax, out)
 
 
 @njit(cache=True)
 def enum_beating_sets(hand: np.int64, s: np.int64, best: np.int64, out: np.ndarray) -> np.int64:
     """Every sub-multiset of ``hand`` with exactly ``s`` cards that matches or beats ``best``
-    (``s`` cards) into ``out[0:]``, in ``enum_small_subsets``' order; returns how many.
-    Built as ``enum_small_subsets`` builds, from the lowest rank up.
+    (``s`` cards) into ``out[0:]``, in ``enum_small_subsets``' order; returns how many."""
+    if s > set_size(hand):
+        return 0
+    return _grow_sets(hand, best, s, s, out)
+
+
+@njit(cache=True)
+def _grow_sets(hand: np.int64, best: np.int64, s: np.int64, tmax: np.int64, out: np.ndarray) -> np.int64:
+    """The sets of ``enum_small_subsets`` (``best == 0``: at most ``tmax`` cards) or of
+    ``enum_beating_sets`` (exactly ``s`` cards matching or beating ``best``; ``tmax == s``).
+
+    A tree walk would pay its bookkeeping at every set, and a discard lists hundreds of sets
+    for a user strategy at each decision: this builds them in place a rank at a time, from
+    the lowest rank held up. Each rank held becomes the most significant so far, and the
+    list grows into blocks, one per count of that rank (the highest count first), each a
+    copy of the sets so far that may take that count; the list is moved to the end first,
+    and the block of count 0 is what stays of it, moved down. While it is built, each set
+    carries its size in bits 56-59 (a set uses bits 0-51).
 
     X matches or beats B (both of s cards) when, for every rank t, X holds at least as many
     cards ranked t or above as B does: with |X| = |B|, when X holds at most as many cards
-    below t as B. As X grows a rank at a time from the bottom, that bounds the cards taken
-    so far by B's cards up to that rank; and a set too small to reach s with the cards
-    above is dropped at once. While built, each set carries its size in bits 56-59.
+    below t as B. So while X grows from the bottom, the cards taken so far are capped by B's
+    cards up to that rank, and a set too small to reach s with the cards above is dropped.
     """
-    if s > set_size(hand):
-        return 0
     out[0] = 0
     n = 1
     best_so_far = 0
+    cap, need = tmax, np.int64(0)
     for r in range(13):
         best_so_far += nib(best, r)
         c = nib(hand, r)
         if c == 0:
             continue
-        cap = best_so_far if best_so_far < s else s
-        need = s - set_size(hand >> (4 * (r + 1)))  # the cards above r all taken: still short?
+        if best != 0:
+            cap = best_so_far if best_so_far < s else s
+            need = s - set_size(hand >> (4 * (r + 1)))  # even with every card above r
         total = 0
-        kept = 0  # sets that stay as they are (count 0 of rank r)
+        kept = 0  # sets that may take none of rank r
         for i in range(n):
             size = out[i] >> 56
             lo = need - size if need > size else 0
@@ -333,23 +312,21 @@ def enum_beating_sets(hand: np.int64, s: np.int64, best: np.int64, out: np.ndarr
             return 0
         base = total - kept
         if base + n > out.shape[0]:  # never for a hand of 11 cards or fewer, but never write past out
-            raise ValueError("enum_beating_sets: out is too short")
+            raise ValueError("_grow_sets: out is too short")
         for i in range(n - 1, -1, -1):
             out[base + i] = out[i]
         q = 0
         for k in range(c, 0, -1):
             add = (k << (4 * r)) + (k << 56)
             for i in range(base, base + n):
-                x = out[i]
-                size = x >> 56
+                size = out[i] >> 56
                 if need - size <= k <= cap - size:
-                    out[q] = x + add
+                    out[q] = out[i] + add
                     q += 1
-        for i in range(base, base + n):  # count 0 of rank r: the sets that may stay, moved down
-            x = out[i]
-            size = x >> 56
+        for i in range(base, base + n):
+            size = out[i] >> 56
             if need <= size <= cap:
-                out[q] = x
+                out[q] = out[i]
                 q += 1
         n = total
     for i in range(n):
