@@ -278,7 +278,10 @@ def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0
                 for pair in t.pairs:
                     if pair.active and pair.p_value() < level:
                         pair.stop()
-            if all(not pair.active or pair.p_value() < level for pair in t.pairs):
+                decided = not any(pair.active for pair in t.pairs)
+            else:
+                decided = all(pair.p_value() < level for pair in t.pairs)
+            if decided:
                 state["stopped"] = True
                 return True
         return False

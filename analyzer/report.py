@@ -642,21 +642,18 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
         until_significant=sequential, first_look=first_look or compare.FIRST_LOOK, each_pair=sequential),
         strategies=" ".join(strategies), deals=deals)
     r.h(2, title)
+    up_to = "up to " if sequential else ""
+    stops = ""
     if sequential:
         looks = ", ".join(f"{n:,}" for n in compare._looks(deals, first_look))
-        r.p(f"Round robin of {', '.join(f'`{x}`' for x in strategies)} on **up to {result.games:,} duplicate "
-            f"deals** per pairing: every deal is played once per balanced seating of the two strategies, so both "
-            "see the same cards and the luck of the deal cancels in the comparison. Each pairing stops at the first "
-            f"look ({looks} deals) where equal strength is rejected at 5% over all its looks (Bonferroni), so a "
-            "clear pairing is played on fewer deals (`deals` says how many) and the time goes to the close ones. "
-            "Each pairing names the stronger strategy first; its share of wins is above 0.5, `difference` is twice "
-            "the share minus one, and `p_value` tests equal strength.")
-    else:
-        r.p(f"Round robin of {', '.join(f'`{x}`' for x in strategies)} on **{result.games:,} duplicate deals** "
-            "per pairing: every deal is played once per balanced seating of the two strategies, so both see the "
-            "same cards and the luck of the deal cancels in the comparison. Each pairing names the stronger "
-            "strategy first; its share of wins is above 0.5, `difference` is twice the share minus one, and "
-            "`p_value` tests equal strength.")
+        stops = (f"Each pairing stops at the first look ({looks} deals) where equal strength is rejected at 5% over "
+                 "all its looks (Bonferroni), so a clear pairing is played on fewer deals (`deals` says how many) "
+                 "and the time goes to the close ones. ")
+    r.p(f"Round robin of {', '.join(f'`{x}`' for x in strategies)} on **{up_to}{result.games:,} duplicate deals** "
+        "per pairing: every deal is played once per balanced seating of the two strategies, so both see the "
+        f"same cards and the luck of the deal cancels in the comparison. {stops}Each pairing names the stronger "
+        "strategy first; its share of wins is above 0.5, `difference` is twice the share minus one, and "
+        "`p_value` tests equal strength.")
     pairs = _strongest_first(result.tables["pairs"])
     ranking = result.tables.get("ranking")
     if ranking is None:
@@ -669,19 +666,16 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
         ]).sort_values("mean_win_rate", ascending=False)
         ranking["rank"] = range(1, len(ranking) + 1)
     pairs["n"] = pairs["deals"]
-    if sequential:
-        r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies",
-                method="the mean of the strategy's pairings' shares of wins (pairings of different lengths); "
-                       "Wilson interval with the mean of their standard errors, an upper bound on the true one, "
-                       "at the shortest pairing's number of deals")
-    else:
-        r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies")
+    r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies",
+            method="the mean of the strategy's pairings' shares of wins (pairings of different lengths); "
+                   "Wilson interval with the mean of their standard errors, an upper bound on the true one, "
+                   "at the shortest pairing's number of deals" if sequential else "")
     r.table(f"{name}_pairs", pairs, "Each pairing on duplicate deals, the stronger strategy first",
             show=["strategy", "opponent", "deals", "games", "win_rate", "difference", "difference_se",
                   "difference_se_unpaired", "p_value", "score_margin"],
             method="duplicate deals, share of wins per deal averaged over the seatings; Wilson interval at the "
                    "effective sample size of the per-deal shares")
-    path = plots.tournament(ranking, pairs, f"{spec.title}: {title.lower()} ({'up to ' if sequential else ''}"
+    path = plots.tournament(ranking, pairs, f"{spec.title}: {title.lower()} ({up_to}"
                                             f"{result.games:,} duplicate deals per pairing, seed {r.seed})",
                             r.fig_path(name))
     r.figure(path, f"{title}: share of wins with 95% intervals (n = deals per pairing)")
@@ -862,18 +856,24 @@ def _given_strategies(spec, names: list[str], quick: bool) -> list[str]:
     one the report plays anyway."""
     from analyzer import api
 
-    played = set(_tournament_strategies(spec, QUICK if quick else FULL))
-    if "pimc" in spec.strategies or "ismcts" in spec.strategies:
-        played |= set(ladder_strategies(spec, QUICK if quick else FULL))
+    sizes = QUICK if quick else FULL
+    played = set(_tournament_strategies(spec, sizes))
+    if _has_ladder(spec):
+        played |= set(ladder_strategies(spec, sizes))
+    players = spec.players(spec.resolve_rules(None))
     given: list[str] = []
     for name in (n.strip() for n in names):
         if name in played or name in given:
             raise AnalyzerError(f"--strategies {name}: the report plays it already" if name in played
                                 else f"--strategies {name} is given twice")
-        players = spec.players(spec.resolve_rules(None))
         api.setup(spec.name, players, [name] * players, None)  # a bad name or file: its one-line error
         given.append(name)
     return given
+
+
+def _has_ladder(spec) -> bool:
+    """Whether the game has a search beyond ``mc`` (the report's strength ladder)."""
+    return "pimc" in spec.strategies or "ismcts" in spec.strategies
 
 
 def _tournament_strategies(spec, sizes: Sizes) -> list[str]:
@@ -899,7 +899,7 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, 
     body.runs = r.runs
     _rules_section(body, spec, rules, study)
     pairs = _tournament_section(body, spec, strategies)
-    if "pimc" in spec.strategies or "ismcts" in spec.strategies:
+    if _has_ladder(spec):
         _ladder_section(body, spec, extra)
     conv = _convergence_section(body, spec)
     body.finding(_headline_finding(conv))
