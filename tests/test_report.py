@@ -92,7 +92,8 @@ GAME_TABLES = {
                                    "make_chance_hi", "score_change"],
         "bid_table_top_trumps": ["top_trumps", "bid", "n", "make_chance"],
         "bids_made": ["bid", "n", "made", "taken"],
-        "give_value": ["give", "holding", "n", "taken", "made"],
+        "give_value_paired": ["trumps", "measure", "n", "keep", "keep_lo", "keep_hi", "give", "difference",
+                              "difference_lo", "difference_hi", "heuristic_gives"],
         "bids": ["bid", "hands", "share", "share_lo", "share_hi"],
         "points_by_seat": ["relative_seat", "seat", "n", "team_points", "team_points_lo", "team_points_hi",
                            "pitch_rate"],
@@ -105,7 +106,7 @@ GAME_FIGURES = {
     "hearts2": ["moon_rate", "qs_value", "first_lead", "points_by_hearts"],
     "two-ten-jack": ["as_value", "scoring_card_value", "points_by_value_dealt", "dealer_advantage"],
     "pitch10": ["bid_table_trump_length", "bid_table_top_trumps", "give_value", "points_by_seat"],
-}
+}  # give_value: the paired keep-or-give difference
 
 
 #: game -> (out folder, report path): each quick report is built once per process, and read
@@ -353,6 +354,90 @@ def test_pitch_bid_table_has_a_row_for_every_dealt_hand_class(tmp_path_factory):
     for _, part in table[table["bid"] != "moon"].groupby("trump_length"):
         chance = part.sort_values("bid", key=lambda b: b.astype(int))["make_chance"].to_numpy()
         assert np.all(np.diff(chance) <= 1e-12)
+
+
+def test_pitch_keep_or_give_is_paired_at_every_recorded_decision(tmp_path_factory):
+    """The quick Pitch report's keep-or-give table, checked against the same records read
+    independently: its rows hold the pitcher's first keep-or-give decisions by the trumps held
+    then (suit letters, jokers, the jack of the same colour), and how often the heuristic gave."""
+    from analyzer import api
+    from analyzer.games.pitch10 import study
+
+    records = api.play("pitch10", seed=SEED, index=0, games=report.QUICK.records_batch)
+    same_colour = {"C": "S", "S": "C", "D": "H", "H": "D"}
+
+    def trumps(cards, t):
+        return sum(c in ("LJ", "HJ") or c[1] == t or (c[0] == "J" and c[1] == same_colour[t]) for c in cards)
+
+    held, gave = [], []
+    for game in records:
+        for e in game:
+            if e["ev"] == "deal":
+                dealt, refill = e["hands"], {}
+            elif e["ev"] == "pitcher":
+                pitcher = e["seat"]
+            elif e["ev"] == "decide" and e["kind"] == "trump":
+                suit = e["move"]
+            elif e["ev"] == "refill":
+                refill[e["seat"]] = e["cards"]
+            elif e["ev"] == "decide" and e["kind"] == "give":
+                held.append(trumps(dealt[pitcher] + refill.get(pitcher, []), suit))
+                gave.append(e["move"] == "give")
+    want = report.QUICK.deals // study.GIVES_PER_DEALS
+    frame = pd.DataFrame({"held": held, "gave": gave}).head(want)
+    assert len(frame) == want
+    counts = frame["held"].value_counts()
+    low, high = counts.index.min(), counts.index.max()
+    while counts[counts.index <= low].sum() < report.MIN_N:
+        low += 1
+    while counts[counts.index >= high].sum() < report.MIN_N:
+        high -= 1
+    frame["cls"] = [study.length_label(v, low, high) for v in frame["held"].clip(low, high)]
+    out, _ = quick_report("pitch10", tmp_path_factory)
+    table = pd.read_csv(out / "tables" / "give_value_paired.csv", dtype={"trumps": str})
+    assert set(table["measure"]) == set(study.GIVE_MEASURES)
+    for _, part in table.groupby("measure"):
+        assert dict(zip(part["trumps"], part["n"])) == frame["cls"].value_counts().to_dict()
+        shares = frame.groupby("cls")["gave"].mean()
+        assert np.allclose(part.set_index("trumps")["heuristic_gives"].loc[shares.index], shares)
+    assert np.allclose(table["difference"], table["give"] - table["keep"])
+    for col in ("give", "keep", "heuristic_gives"):
+        assert table[col + "_lo"].min() >= 0 and table[col + "_hi"].max() <= 1
+
+
+def test_pitch_keep_or_give_plays_the_samples_evaluate_plays(tmp_path):
+    """Each keep-or-give position of the study is the recorded decision as ``evaluate`` sees it:
+    with the same seed and samples, the same chances for keep and give (decision by decision)."""
+    import json
+
+    from analyzer import api
+    from analyzer.games.pitch10 import study
+
+    game = api.play("pitch10", seed=3, index=0, games=1)[0]
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in game))
+    gives: list = []
+    study.reduce_games([game], 0, report.Cells("bid", {"m": ("made", "prop")}),
+                       report.Cells("relative_seat", {"p": ("pitched", "prop")}), [], 0, gives, 4)
+    decisions = [e for e in game if e["ev"] == "decide"]
+    at = [i + 1 for i, e in enumerate(decisions) if e["kind"] == "give"][:len(gives)]
+    assert len(at) == len(gives) == 4
+    samples = 32
+    rules = dict(game[0]["rules"])
+    together = study.give_outcomes(rules, [g[0] for g in gives], samples, 11)
+    differs = 0
+    for h, n in enumerate(at):
+        # alone, a position plays streams 0 .. samples - 1, as evaluate does (in the study,
+        # position h plays those from h * samples)
+        mine = study.give_outcomes(rules, [gives[h][0]], samples, 11)[0]
+        assert h > 0 or np.array_equal(mine, together[0])
+        res = api.evaluate("pitch10", record=str(path), at=n, samples=samples, seed=11, exact_limit=0)
+        table = res.table.set_index("option")
+        for o, option in enumerate(["keep", "give"]):
+            assert table.loc[option, "made_bid"] == mine[:, o, 0].mean()
+            assert table.loc[option, "win"] == mine[:, o, 1].mean()
+        differs += not np.array_equal(mine[:, 0], mine[:, 1])
+    assert differs  # the two options are not played alike
 
 
 def test_findings_follow_the_data():

@@ -4,7 +4,9 @@ rules prose). Plain Python: it compiles nothing and no compiled module imports i
 The headline table is **counterfactual**: hands are dealt (the deal events of recorded
 games: every seat's nine cards, whoever won the bid), and for each the seat is made the
 pitcher in each trump suit on the same sampled deals (the game's ``bid_table_chunk``: the
-kernel behind ``evaluate``'s bid table), the rest played by the heuristic. Rule facts come
+kernel behind ``evaluate``'s bid table), the rest played by the heuristic. The keep-or-give
+table is **paired**: the pitcher's recorded keep-or-give decisions, each played on the same
+draws of the hidden cards once keeping and once giving (``evaluate_chunk``). Rule facts come
 from the game's own tables: ``rules.STRENGTH`` (which card is a trump of which strength),
 ``rules.score_round`` (a bid's score change), ``codes`` (bid levels, points in play).
 """
@@ -20,6 +22,7 @@ from analyzer import report as rp
 from analyzer import report_plots as plots
 from analyzer.games.pitch10 import codes
 from analyzer.games.pitch10.rules import ACE16, STRENGTH, score_round
+from analyzer.games.pitch10.spec import load_position, position_from_record
 from analyzer.games.pitch10.view import card_code
 
 RULES_BRIEF = (
@@ -77,7 +80,6 @@ def pitched_points(rules: dict[str, Any], deals: list[tuple[int, int, list[str]]
     rollout j (the same hidden cards and future for every suit), the rest played by the
     heuristic. ``deals``: (seat, dealer, nine cards). Hand h uses streams h * rollouts + j."""
     from analyzer import games as registry
-    from analyzer.games.pitch10.spec import load_position
     from analyzer.strategies import resolve_seats, strategy_array
 
     spec = registry.get("pitch10")
@@ -208,21 +210,144 @@ def bid_findings(table: pd.DataFrame) -> list[str]:
     return [f for f in found if f]
 
 
+# ---- keep or give: paired at the pitcher's recorded decisions ----------------------------------
+
+#: the paired measures of the keep-or-give study: name -> index of the kernel's result column
+GIVE_MEASURES = {"made the bid": 0, "won the game": 1}
+#: keep-or-give positions: one for every this many dealt hands of the bid table
+GIVES_PER_DEALS = 3
+
+
+def give_outcomes(rules: dict[str, Any], positions: list[dict[str, Any]], rollouts: int, seed: int,
+                  infer: bool = True) -> np.ndarray:
+    """result[h, j, o, m]: outcome m (0: the pitcher's team made its bid, 1: it won the game;
+    ``GIVE_MEASURES``) of position h's rollout j when the pitcher keeps (o = 0) or gives
+    (o = 1) the rest of the stock: the same hidden cards and future for both (the game's
+    ``evaluate_chunk``, streams h * rollouts + j), the heuristic playing every seat after.
+    ``infer``: the hidden cards are drawn to fit the other seats' bids under the heuristic's
+    bidding (as ``evaluate`` does); a position where no draw fits gets -998 in every cell."""
+    from analyzer import games as registry
+    from analyzer.strategies import resolve_seats, strategy_array
+
+    spec = registry.get("pitch10")
+    kernel = spec.user_kernel([])
+    params = spec.params(rules)
+    strat, _ = strategy_array(spec, resolve_seats(spec, 4, None))
+    options = np.array([spec.move_code("keep"), spec.move_code("give")], dtype=np.int64)
+    no_worlds = np.zeros((0, 4), dtype=np.int64)
+    out = np.zeros((len(positions), rollouts, 2, 2), dtype=np.int64)
+    for h, position in enumerate(positions):
+        pos = load_position(rules, position, params)
+        kernel.evaluate_chunk(np.uint64(seed), np.int64(h * rollouts), params, strat, pos.ws, pos.seat, options,
+                              no_worlds, out[h], np.int64(min(rollouts, 8)), False, bool(infer), False)
+    return out
+
+
+def give_frame(outcomes: np.ndarray, trumps: list[int], played: list[str]) -> pd.DataFrame:
+    """One row per position: the pitcher's trumps, the heuristic's move there, and per measure
+    the mean over the rollouts when keeping and when giving (positions without a fitting
+    draw dropped)."""
+    fitted = (outcomes[:, :, :, 0] >= 0).all(axis=(1, 2))
+    means = outcomes[fitted].mean(axis=1)  # [h, option, measure]
+    frame = pd.DataFrame({"trumps": np.asarray(trumps)[fitted],
+                          "heuristic_gives": (np.asarray(played)[fitted] == "give").astype(float)})
+    for name, m in GIVE_MEASURES.items():
+        frame[f"{name}|keep"] = means[:, 0, m]
+        frame[f"{name}|give"] = means[:, 1, m]
+    return frame
+
+
+def give_table(frame: pd.DataFrame, low: int, high: int) -> pd.DataFrame:
+    """Per class of the pitcher's trumps (ends merged at ``low`` and ``high``) and measure: n
+    (positions), the chance when giving and when keeping, give - keep paired (clustered by
+    position: its rollouts share the hidden cards), and how often the heuristic gave there."""
+    rows = []
+    order = frame["trumps"].clip(low, high)
+    for value in sorted(order.unique()):
+        part = frame[order == value]
+        ones = np.ones(len(part))
+        gave = rp.clustered_interval(part["heuristic_gives"], ones, "prop")
+        for name in GIVE_MEASURES:
+            row = rp.paired_row(part[f"{name}|give"], part[f"{name}|keep"], "prop")
+            row = {"trumps": length_label(int(value), low, high), "measure": name,
+                   **{k.replace("without", "keep").replace("with", "give"): v for k, v in row.items()}}
+            rp.put(row, "heuristic_gives", gave)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def give_findings(table: pd.DataFrame) -> list[str]:
+    """From the keep-or-give table: the class where giving changes the chance to make the bid
+    the most (either way), when its interval excludes no change."""
+    made = rp.enough(table[table["measure"] == "made the bid"])
+    clear = made[(made["difference_lo"] > 0) | (made["difference_hi"] < 0)]
+    if clear.empty:
+        return []
+    row = clear.loc[clear["difference"].abs().idxmax()].to_dict()
+    verdict = "giving helps" if row["difference"] > 0 else "keeping is better"
+    text = rp.finding_text(f"As pitcher holding {row['trumps']} trumps after the refill, giving the rest of the "
+                           "stock to your partner changes the chance to make the bid by {value} against keeping it "
+                           f"({verdict}; paired, {{n}} positions).", row, "difference", fmt="{:+.3f}")
+    return [text] if text else []
+
+
+def _give_section(r, spec, rules: dict[str, Any], gives: list[tuple[dict[str, Any], int, str]]) -> None:
+    s = r.sizes
+    r.h(3, "Keep the rest of the stock or give it to the partner? (paired)")
+    if not gives:
+        r.p("No keep-or-give decision in the recorded games.")
+        return
+    positions, trumps, played = (list(x) for x in zip(*gives))
+    outcomes = r.run("study", "kernel.evaluate_chunk per keep-or-give decision",
+                     lambda: give_outcomes(rules, positions, s.rollouts, r.seed), deals=len(positions),
+                     games=len(positions) * s.rollouts * 2, strategies="heuristic (every seat, both arms)")
+    frame = give_frame(outcomes, trumps, played)
+    low, high = merge_bins(frame["trumps"].value_counts().to_dict())
+    table = give_table(frame, low, high)
+    dropped = len(positions) - len(frame)
+    method = (f"paired: the pitcher's first {len(positions):,} keep-or-give decisions of the recorded heuristic "
+              f"games{f' ({dropped} without a draw fitting the bids dropped)' if dropped else ''}, each played "
+              f"on {s.rollouts} draws of the hidden cards fitting what the pitcher saw and the bids (as evaluate "
+              "does), once keeping and once giving, the same draw and future for both, the heuristic playing on; "
+              "difference = give - keep, its 95% interval clustered by position")
+    r.p("Rows are the pitcher's trumps at the decision (after the refill, before the rest is seen), ends merged "
+        f"until each has {rp.MIN_N}+ positions. Each cell compares the same positions and the same draws of the "
+        "hidden cards played on after keeping and after giving, so it answers \"should I give the rest here?\" "
+        "rather than describing the hands where the heuristic chose to give; `heuristic_gives` is how often "
+        "it did.")
+    r.table("give_value_paired", table, "Keeping or giving the rest of the stock: the pitcher's team's chance "
+            "to make the bid and to win the game, paired", method=method,
+            show=["trumps", "measure", "n", "keep", "give", "difference", "heuristic_gives"])
+    made = table[table["measure"] == "made the bid"].reset_index(drop=True)
+    shown = rp.enough(made)
+    if len(shown):
+        path = plots.bars(shown, "trumps", "difference", f"{spec.title}: chance to make the bid, giving the rest "
+                          f"minus keeping it\n(paired, {len(frame):,} positions x {s.rollouts} draws, heuristic play)",
+                          "pitcher's trumps at the decision", "chance to make the bid (give - keep)",
+                          r.fig_path("give_value"), reference=0.0, reference_label="no effect")
+        r.figure(path, "Giving the rest minus keeping it, paired, 95% intervals (n = positions; above 0: give)")
+    for text in give_findings(table):
+        r.finding(text)
+
+
 # ---- observed tables (heuristic games) ----------------------------------------------------------
 
 def reduce_games(games: list[list[dict[str, Any]]], first: int, hands: rp.Cells, seats: rp.Cells,
-                 give: rp.Cells, deals: list, want: int) -> None:
-    """Per recorded hand: the pitcher's facts (into ``hands`` and ``give``), each seat's team
-    points (``seats``), and the first ``want`` dealt hands of every seat (``deals``)."""
+                 deals: list, want: int, gives: list, want_gives: int) -> None:
+    """Per recorded hand: the pitcher's facts (into ``hands``), each seat's team points
+    (``seats``), the first ``want`` dealt hands of every seat (``deals``: seat, dealer, nine
+    cards) and the first ``want_gives`` keep-or-give decisions (``gives``: the position as the
+    pitcher saw it, the pitcher's trumps then, the move the heuristic made)."""
     hand_rows, seat_rows = [], []
     for g, game in enumerate(games, start=first):
         dealt: list[list[str]] = []
-        dealer, pitcher, bid, give_move, trump = 0, -1, "", "", -1
+        dealer, pitcher, bid, trump, decisions = 0, -1, "", -1, 0
         refill: dict[int, list[str]] = {}
         for e in game[1:]:
             ev = e["ev"]
+            decisions += ev == "decide"
             if ev == "deal":
-                dealt, dealer, pitcher, bid, give_move, trump, refill = e["hands"], int(e["dealer"]), -1, "", "", -1, {}
+                dealt, dealer, pitcher, bid, trump, refill = e["hands"], int(e["dealer"]), -1, "", -1, {}
                 for seat in range(4):
                     if len(deals) < want:
                         deals.append((seat, dealer, list(dealt[seat])))
@@ -230,27 +355,22 @@ def reduce_games(games: list[list[dict[str, Any]]], first: int, hands: rp.Cells,
                 pitcher, bid = int(e["seat"]), str(e["bid"])
             elif ev == "decide" and e.get("kind") == "trump":
                 trump = codes.SUITS.index(str(e["move"]))
-            elif ev == "decide" and e.get("kind") == "give":
-                give_move = str(e["move"])
+            elif ev == "decide" and e.get("kind") == "give" and len(gives) < want_gives:
+                held = trumps_by_suit(dealt[pitcher] + refill.get(pitcher, []))[trump]
+                gives.append((position_from_record(game, decisions), int(held), str(e["move"])))
             elif ev == "refill":
                 refill[int(e["seat"])] = list(e["cards"])
             elif ev == "hand_end" and pitcher >= 0:
                 team = pitcher % 2
                 taken = float(e.get("taken", [np.nan, np.nan])[team])
                 need = codes.ALL_POINTS if bid == "moon" else int(bid)
-                held = trumps_by_suit(dealt[pitcher] + refill.get(pitcher, []))[trump] if trump >= 0 else 0
                 hand_rows.append({"game": g, "bid": bid, "order": need + (bid == "moon"), "taken": taken,
-                                  "made": taken >= need, "give": give_move,
-                                  "holding": "6+ trumps" if held >= codes.KEEP else f"under {codes.KEEP} trumps",
-                                  "points": float(e["points"][team])})
+                                  "made": taken >= need})
                 for rel in range(4):
                     seat = (dealer + rel) % 4
                     seat_rows.append({"game": g, "relative_seat": rel, "pitched": seat == pitcher,
                                       "team_points": float(e["points"][seat % 2])})
-    frame = pd.DataFrame(hand_rows)
-    hands.add(frame)
-    if len(frame):
-        give.add(frame[frame["give"] != ""])
+    hands.add(pd.DataFrame(hand_rows))
     seats.add(pd.DataFrame(seat_rows))
 
 
@@ -258,13 +378,14 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     s = r.sizes
     hands = rp.Cells(["order", "bid"], {"made": ("made", "prop"), "taken": ("taken", "mean")})
     seats = rp.Cells("relative_seat", {"team_points": ("team_points", "mean"), "pitch_rate": ("pitched", "prop")})
-    give = rp.Cells(["give", "holding"], {"taken": ("taken", "mean"), "made": ("made", "prop"),
-                                          "points": ("points", "mean")})
     deals: list[tuple[int, int, list[str]]] = []
-    r.records("study", s.records, lambda games, first: reduce_games(games, first, hands, seats, give, deals, s.deals))
-    r.p(f"The bid tables are counterfactual (below); the other tables are read from the records of {s.records:,} "
-        "games of `heuristic` players, clustered by game.")
+    gives: list[tuple[dict[str, Any], int, str]] = []
+    r.records("study", s.records, lambda games, first: reduce_games(games, first, hands, seats, deals, s.deals,
+                                                                    gives, s.deals // GIVES_PER_DEALS))
+    r.p(f"The bid tables and the keep-or-give table are counterfactual (below); the other tables are read from "
+        f"the records of {s.records:,} games of `heuristic` players, clustered by game.")
     _bid_section(r, spec, rules, deals)
+    _give_section(r, spec, rules, gives)
 
     r.h(3, "Bids the heuristic made (observed)")
     made = hands.table().sort_values("order").drop(columns="order")
@@ -272,23 +393,6 @@ def build(r, spec, rules: dict[str, Any]) -> None:
             method="observed in heuristic games (selection-biased: only the hands that won the bid); clustered "
                    "by game")
 
-    r.h(3, "Giving the rest to the partner (observed)")
-    given = give.table()
-    if len(given):
-        r.table("give_value", given, "Pitcher's team when the pitcher kept or gave the rest of the stock, by the "
-                "pitcher's trumps after the refill",
-                method="observed in heuristic games (selection-biased: the heuristic gives only with six trumps); "
-                       "clustered by game")
-        shown = rp.enough(given).copy()
-        if len(shown):
-            shown["label"] = shown["give"] + ", " + shown["holding"]
-            colours = [plots.PALETTE[0] if g == "keep" else plots.PALETTE[1] for g in shown["give"]]
-            path = plots.bars(shown, "label", "taken", f"{spec.title}: points taken by the pitcher's team when "
-                              f"keeping or giving the rest\n(observed, selection-biased; cells with n >= {rp.MIN_N})",
-                              "pitcher's choice and trumps after the refill", "points taken by the pitcher's team",
-                              r.fig_path("give_value"), colours=colours,
-                              legend=["kept the rest" if g == "keep" else "gave the rest" for g in shown["give"]])
-            r.figure(path, "Keeping or giving the rest of the stock, 95% intervals (n = hands)")
     if "partner" in spec.strategies["heuristic"].params:
         from analyzer import compare
 
