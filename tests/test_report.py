@@ -61,6 +61,8 @@ GAME_TABLES = {
         "players_positions": ["players", "position", "bust_rate", "bust_rate_lo", "bust_rate_hi"],
     },
     "twenty-two": {
+        "discard_value_paired": ["rank", "measure", "n", "keep", "keep_lo", "keep_hi", "discard", "difference",
+                                 "difference_lo", "difference_hi", "heuristic_discards"],
         "discard_value": ["players_strategy", "rank", "held", "discarded_share", "points_difference",
                           "points_difference_lo", "points_difference_hi"],
         "final_trick": ["players", "rank", "n", "taken", "taken_lo", "taken_hi"],
@@ -102,7 +104,7 @@ GAME_TABLES = {
 
 GAME_FIGURES = {
     "ninety-nine": ["risk_by_total", "escape_card_value", "position_bust_rate", "players_positions"],
-    "twenty-two": ["discard_value", "final_trick", "hand_size"],
+    "twenty-two": ["discard_value_paired", "discard_value", "final_trick", "hand_size"],
     "hearts2": ["moon_rate", "qs_value", "first_lead", "points_by_hearts"],
     "two-ten-jack": ["as_value", "scoring_card_value", "points_by_value_dealt", "dealer_advantage"],
     "pitch10": ["bid_table_trump_length", "bid_table_top_trumps", "give_value", "points_by_seat"],
@@ -438,6 +440,68 @@ def test_pitch_keep_or_give_plays_the_samples_evaluate_plays(tmp_path):
             assert table.loc[option, "win"] == mine[:, o, 1].mean()
         differs += not np.array_equal(mine[:, 0], mine[:, 1])
     assert differs  # the two options are not played alike
+
+
+def test_twenty_two_discard_value_is_paired_at_every_recorded_discard(tmp_path_factory):
+    """The quick Twenty-Two report's paired discard table, checked against the same records
+    read independently: per rank, the first discard decisions of the heuristic games whose seat
+    held the rank with a one-card discard of it legal (the record's own legal list), and how
+    often the heuristic discarded the rank there."""
+    from analyzer import api
+    from analyzer.games.twenty_two import study
+
+    records = api.play("twenty-two", seed=SEED, index=0, games=report.QUICK.records_batch)
+    decisions = [e for g in records for e in g if e["ev"] == "decide" and e["kind"] == "discard"]
+    decisions = decisions[:report.QUICK.deals // study.DEALS_PER_POSITION]
+    assert len(decisions) == report.QUICK.deals // study.DEALS_PER_POSITION
+    held: dict[str, list[bool]] = {}
+    for e in decisions:
+        for rank in set(e["legal"]) & set("23456789TJQKA"):  # the one-card discards
+            held.setdefault(rank, []).append(rank in e["move"])
+    out, _ = quick_report("twenty-two", tmp_path_factory)
+    table = pd.read_csv(out / "tables" / "discard_value_paired.csv", dtype={"rank": str})
+    assert set(table["measure"]) == set(study.DISCARD_MEASURES)
+    for _, part in table.groupby("measure"):
+        assert dict(zip(part["rank"], part["n"])) == {r: len(v) for r, v in held.items()}
+        shares = part.set_index("rank")["heuristic_discards"]
+        assert all(np.isclose(shares[r], np.mean(v)) for r, v in held.items())
+    assert np.allclose(table["difference"], table["discard"] - table["keep"])
+    for col in ("keep", "discard", "heuristic_discards"):
+        assert table[col + "_lo"].min() >= 0 and table[col + "_hi"].max() <= 1
+
+
+def test_twenty_two_discard_value_plays_the_samples_evaluate_plays(tmp_path):
+    """Each discard position of the study is the recorded decision as ``evaluate`` sees it: with
+    the same seed and samples, the same chances for keeping every card and for each one-card
+    discard."""
+    import json
+
+    from analyzer import api
+    from analyzer.games.twenty_two import study
+
+    game = api.play("twenty-two", seed=4, index=0, games=1)[0]
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in game))
+    decisions = [e for e in game if e["ev"] == "decide"]
+    at = [i + 1 for i, e in enumerate(decisions) if e["kind"] == "discard"][:3]
+    positions: list = []
+    study.reduce_games([game], 0, study.new_cells(), "", 4, positions, 3)
+    assert len(positions) == len(at) == 3
+    samples = 16
+    rules = dict(game[0]["rules"])
+    compared = 0
+    for h, n in enumerate(at):
+        alone = study.discard_frame(rules, [positions[h]], samples, 11)  # streams 0 .., as evaluate's
+        ranks = [study.RANKS[i] for i in alone["rank_index"]]
+        res = api.evaluate("twenty-two", record=str(path), at=n, samples=samples, seed=11, exact_limit=0,
+                           keep=["", *ranks])
+        table = res.table.set_index("option")
+        for rank, row in zip(ranks, alone.to_dict("records")):
+            assert table.loc["-", "took_final"] == row["take the final trick|keep"]
+            assert table.loc[rank, "took_final"] == row["take the final trick|discard"]
+            assert table.loc[rank, "win"] == row["win the game|discard"]
+            compared += 1
+    assert compared
 
 
 def test_findings_follow_the_data():

@@ -1,18 +1,31 @@
 """Twenty-Two's report study (analyzer/report.py calls ``build``; ``RULES_BRIEF`` is its
 rules prose). Plain Python: it compiles nothing and no compiled module imports it.
 
-Ranks from the game's ``codes.RANKS``. Record-based tables are clustered by game.
+The value of discarding each rank is **paired**: the heuristic players' recorded discard
+decisions, each as the seat saw it (``position_from_record``), played on the same draws of
+the hidden cards once keeping every card and once for each held rank discarding one card of
+it (the game's ``evaluate_chunk``, the kernel behind ``evaluate``). Ranks from the game's
+``codes.RANKS``. Record-based tables are clustered by game.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analyzer import report as rp
 from analyzer import report_plots as plots
 from analyzer.games.twenty_two.codes import RANKS
+from analyzer.games.twenty_two.spec import SPEC, load_position
+from analyzer.games.twenty_two.view import move_code
+
+#: discard positions of the paired study: one for every this many dealt hands (``Sizes.deals``)
+DEALS_PER_POSITION = 3
+#: its measures: name -> column of evaluate_chunk's result (taking the final trick scores
+#: points: lower is better; winning the game: higher is better)
+DISCARD_MEASURES = {"take the final trick": 0, "win the game": 1}
 
 RULES_BRIEF = (
     "A last-trick elimination game for 2-6 players (suits never matter). The first hand deals 7 cards; "
@@ -28,17 +41,23 @@ def rank_of(card: str) -> str:
 
 
 def reduce_games(games: list[list[dict[str, Any]]], first: int, cells: dict[str, rp.Cells], label: str,
-                 main_players: int) -> None:
+                 main_players: int, positions: list | None = None, want: int = 0) -> None:
     """Per (hand, seat, rank held at the discard): discarded or kept, points, took the final
-    trick; per final-trick card: rank, taken; per deal: hand number, size, players in."""
+    trick; per final-trick card: rank, taken; per deal: hand number, size, players in; and the
+    first ``want`` discard decisions (``positions``: the position as the seat saw it, the move
+    it made)."""
     held_rows, final_rows, deal_rows = [], [], []
     for g, game in enumerate(games, start=first):
         players = int(game[0]["players"])
         held: dict[int, set[str]] = {}
         discarded: dict[int, set[str]] = {}
         takers: list[int] = []
+        decisions = 0
         for e in game[1:]:
             ev = e["ev"]
+            decisions += ev == "decide"
+            if ev == "decide" and e["kind"] == "discard" and positions is not None and len(positions) < want:
+                positions.append((SPEC.position_from_record(game, decisions), str(e["move"])))
             if ev == "deal":
                 held = {s: {rank_of(c) for c in h} for s, h in enumerate(e["hands"]) if h}
                 discarded, takers = {}, []
@@ -91,15 +110,125 @@ def discard_table(cells: rp.Cells) -> pd.DataFrame:
                      how="left")
 
 
+def discard_frame(rules: dict[str, Any], positions: list[tuple[dict[str, Any], str]], rollouts: int,
+                  seed: int) -> pd.DataFrame:
+    """One row per (position, rank held whose one-card discard is legal there): per measure of
+    ``DISCARD_MEASURES`` its mean over ``rollouts`` samples keeping every card (``|keep``) and
+    discarding one card of the rank (``|discard``), on the same hidden cards and future (the
+    game's ``evaluate_chunk``, position h on streams h * rollouts ..), the heuristic playing
+    every seat after; and whether the heuristic discarded that rank there."""
+    from analyzer.strategies import resolve_seats, strategy_array
+
+    kernel = SPEC.user_kernel([])
+    params = SPEC.params(rules)
+    strat, _ = strategy_array(SPEC, resolve_seats(SPEC, SPEC.players(rules), None))
+    rows = []
+    for h, (position, move) in enumerate(positions):
+        pos = load_position(rules, position)
+        legal = set(pos.legal(params))
+        ranks = [r for r in RANKS if any(c[0] == r for c in position["hand"]) and move_code(r) in legal]
+        if not ranks:
+            continue
+        options = np.array([move_code("")] + [move_code(r) for r in ranks], dtype=np.int64)
+        result = np.zeros((rollouts, len(options), 2), dtype=np.int64)
+        kernel.evaluate_chunk(np.uint64(seed), np.int64(h * rollouts), params, strat, pos.ws, np.int64(pos.seat),
+                              options, result, np.int64(min(rollouts, 8)))
+        means = result.mean(axis=0)
+        for i, rank in enumerate(ranks, start=1):
+            row = {"position": h, "rank_index": RANKS.index(rank), "heuristic_discards": float(rank in move)}
+            for name, col in DISCARD_MEASURES.items():
+                row[f"{name}|keep"], row[f"{name}|discard"] = means[0, col], means[i, col]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def paired_discard_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per rank and measure: n (positions holding the rank), the chance keeping every card and
+    discarding one of the rank, discard - keep paired (clustered by position), and how often
+    the heuristic discarded the rank there."""
+    rows = []
+    for rank, part in frame.groupby("rank_index", sort=True):
+        gave = rp.clustered_interval(part["heuristic_discards"], np.ones(len(part)), "prop")
+        for name in DISCARD_MEASURES:
+            paired = rp.paired_row(part[f"{name}|discard"], part[f"{name}|keep"], "prop")
+            row = {"rank": RANKS[int(rank)], "rank_index": int(rank), "measure": name,
+                   **{k.replace("without", "keep").replace("with", "discard"): v for k, v in paired.items()}}
+            rp.put(row, "heuristic_discards", gave)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def discard_findings(table: pd.DataFrame) -> list[str]:
+    """The rank whose one-card discard changes the chance to win the game the most (either
+    way), when its interval excludes no change."""
+    won = rp.enough(table[table["measure"] == "win the game"])
+    clear = won[(won["difference_lo"] > 0) | (won["difference_hi"] < 0)]
+    if clear.empty:
+        return []
+    row = clear.loc[clear["difference"].abs().idxmax()].to_dict()
+    verdict = "discard it" if row["difference"] > 0 else "keep it"
+    text = rp.finding_text(f"Discarding one {row['rank']} (and redrawing) rather than keeping every card changes "
+                           "your chance to win the game by {value} "
+                           f"({verdict}; paired, heuristic play, {{n}} positions).", row, "difference",
+                           fmt="{:+.3f}")
+    return [text] if text else []
+
+
+def _paired_discard_section(r, spec, rules: dict[str, Any], positions: list[tuple[dict[str, Any], str]]) -> None:
+    s = r.sizes
+    r.h(3, "Value of discarding each rank (paired)")
+    frame = r.run("study", "kernel.evaluate_chunk per discard decision",
+                  lambda: discard_frame(rules, positions, s.rollouts, r.seed), deals=len(positions),
+                  strategies="heuristic (every seat, every arm)")
+    if frame.empty:
+        r.p("No discard decision with a legal one-card discard in the recorded games.")
+        return
+    table = paired_discard_table(frame)
+    method = (f"paired: the first {len(positions):,} discard decisions of heuristic players in the recorded games "
+              f"({frame['position'].nunique():,} with a one-card discard legal), each played on {s.rollouts} "
+              "draws of the hidden cards fitting what the seat saw, once keeping every card and once for each "
+              "rank held discarding one card of it, the same draw and future for every arm, the heuristic "
+              "playing on to the end of the game; difference = discard - keep, its 95% interval clustered by "
+              "position")
+    r.p("For each rank a player held at the discard: the chance to take the final trick (and so to score; lower "
+        "is better) and to win the game after discarding one card of that rank, against keeping every card, in "
+        "the same positions with the same hidden cards. It answers \"should I throw this card away?\" for the "
+        "positions heuristic players reach; `heuristic_discards` is how often the heuristic discarded the rank "
+        "there.")
+    r.table("discard_value_paired", table, "Discarding one card of a rank against keeping every card: the chance "
+            "to take the final trick and to win the game, paired", method=method,
+            show=["rank", "measure", "n", "keep", "discard", "difference", "heuristic_discards"])
+    shown = table.copy()
+    small = shown["n"] < rp.MIN_N
+    shown.loc[small, ["difference", "difference_lo", "difference_hi"]] = float("nan")
+    path = plots.grouped_bars(shown, "rank", "measure", "difference", f"{spec.title}: discarding one card of a rank "
+                              f"minus keeping every card\n(paired, {frame['position'].nunique():,} positions x "
+                              f"{s.rollouts} draws, heuristic play; empty: n < {rp.MIN_N})",
+                              "rank held at the discard", "change in the chance (discard - keep)",
+                              r.fig_path("discard_value_paired"), reference=0.0, reference_label="no effect",
+                              group_label="chance to:")
+    r.figure(path, "Discarding one card of each rank, paired, 95% intervals (n = positions holding the rank); "
+             "taking the final trick scores points (lower is better), winning the game is the aim")
+    for text in discard_findings(table):
+        r.finding(text)
+
+
+def new_cells() -> dict[str, rp.Cells]:
+    """The cells ``reduce_games`` fills."""
+    return {"discard": rp.Cells(["players_strategy", "rank_index", "discarded"],
+                                {"points": ("points", "mean"), "took_final": ("took_final", "prop")}),
+            "final": rp.Cells(["players", "rank_index"], {"taken": ("taken", "prop")}),
+            "hand": rp.Cells("hand", {"size": ("size", "mean"), "players_in": ("in", "mean")}),
+            "size": rp.Cells("size", {"players_in": ("in", "mean")})}
+
+
 def build(r, spec, rules: dict[str, Any]) -> None:
     s = r.sizes
     p0 = spec.players(rules)
-    cells = {"discard": rp.Cells(["players_strategy", "rank_index", "discarded"],
-                                 {"points": ("points", "mean"), "took_final": ("took_final", "prop")}),
-             "final": rp.Cells(["players", "rank_index"], {"taken": ("taken", "prop")}),
-             "hand": rp.Cells("hand", {"size": ("size", "mean"), "players_in": ("in", "mean")}),
-             "size": rp.Cells("size", {"players_in": ("in", "mean")})}
-    r.records("study", s.records, lambda games, first: reduce_games(games, first, cells, "heuristic", p0))
+    cells = new_cells()
+    positions: list[tuple[dict[str, Any], str]] = []
+    r.records("study", s.records, lambda games, first: reduce_games(games, first, cells, "heuristic", p0,
+                                                                    positions, s.deals // DEALS_PER_POSITION))
     r.records("study", s.records, lambda games, first: reduce_games(games, first, cells, "random", p0),
               seats=["random"] * p0)
     counts = [p for p in range(spec.min_players, min(spec.max_players, s.max_sweep_players + 1) + 1) if p != p0]
@@ -109,9 +238,12 @@ def build(r, spec, rules: dict[str, Any]) -> None:
         f"players ({p0} players, default rules), plus {s.records_sweep:,} heuristic games for each other number "
         "of players; every interval is clustered by game.")
 
-    r.h(3, "Value of discarding each rank")
+    _paired_discard_section(r, spec, rules, positions)
+
+    r.h(3, "Discards the players made (observed)")
     r.p("For every player who held a rank when discarding: the points scored in that hand (the final-trick card "
-        "taken; fewer is better) when they discarded at least one card of that rank, against when they kept it.")
+        "taken; fewer is better) when they discarded at least one card of that rank, against when they kept it. "
+        "These compare different hands (the paired table above compares the same ones).")
     discard = discard_table(cells["discard"])
     r.table("discard_value", discard, "Points scored in the hand when discarding a held rank vs keeping it "
             "(`points_difference` = discarded - kept; negative: discarding helps; n = the smaller side)",
@@ -124,18 +256,12 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     small = shown["n"].fillna(0) < rp.MIN_N
     shown.loc[small, ["points_difference", "points_difference_lo", "points_difference_hi"]] = float("nan")
     path = plots.grouped_bars(shown, "rank", "players_strategy", "points_difference",
-                              f"{spec.title}: points scored when discarding a rank vs keeping it\n"
+                              f"{spec.title}: points scored when discarding a rank vs keeping it (observed)\n"
                               f"({s.records:,} games per strategy, {p0} players; empty: n < {rp.MIN_N})",
                               "rank held at the discard", "points in the hand (discarded - kept)",
                               r.fig_path("discard_value"), reference=0.0, reference_label="no effect",
                               group_label="players:")
-    r.figure(path, "Value of discarding each rank, 95% intervals")
-    fair = rp.enough(discard[discard["players_strategy"] == "random"].dropna(subset=["points_difference"]))
-    if len(fair):
-        row = fair.loc[fair["points_difference"].idxmin()].to_dict()
-        r.finding(rp.finding_text(f"Discarding a {row['rank']} rather than keeping it changes the points you score "
-                                  "in the hand by {value} (random discards, a fair experiment; {n} hands).",
-                                  row, "points_difference", fmt="{:+.2f}"))
+    r.figure(path, "Discards the players made (observed), 95% intervals")
 
     r.h(3, "Chance of taking the final trick")
     table = cells["final"].table()
