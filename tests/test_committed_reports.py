@@ -33,7 +33,9 @@ PROPORTIONS = {"win_rate", "opponent_win_rate", "mean_win_rate", "bust_rate", "m
 #: proportions whose name means points elsewhere: (game, table) -> columns
 PROPORTIONS_IN = {("twenty-two", "final_trick"): {"taken"},
                   ("ninety-nine", "escape_card_value"): {"with", "without", "won_with", "won_without"},
-                  ("ninety-nine", "escape_card_value_observed"): {"with", "without"}}
+                  ("ninety-nine", "escape_card_value_observed"): {"with", "without"},
+                  ("pitch10", "give_value_paired"): {"keep", "give", "heuristic_gives"},
+                  ("twenty-two", "discard_value_paired"): {"keep", "discard", "heuristic_discards"}}
 
 
 def _intervals(table: pd.DataFrame) -> list[str]:

@@ -527,6 +527,19 @@ def test_findings_follow_the_data():
     assert len(text) == 1 and "80-89" in text[0] and "0.300 [0.250, 0.350]" in text[0]
     risk.loc[1, "n"] = report.MIN_N
     assert "90-99" in nn.risk_findings(risk)[0]
+    # paired tables: a finding only where the interval excludes no change, the largest effect
+    from analyzer.games.twenty_two import study as tt
+
+    paired = pd.DataFrame({"rank": ["2", "9", "A", "K"], "measure": "win the game", "n": [100, 100, 100, 10],
+                           "difference": [-0.02, 0.03, -0.01, -0.5], "difference_lo": [-0.03, 0.02, -0.02, -0.6],
+                           "difference_hi": [-0.01, 0.04, 0.001, -0.4]})
+    found = tt.discard_findings(paired)
+    assert len(found) == 2 and "one 9" in found[0] and "discard it" in found[0] and "one 2" in found[1]
+    assert tt.discard_findings(paired.assign(difference_lo=-1.0, difference_hi=1.0)) == []
+    give = pd.DataFrame({"trumps": ["4", "6+"], "measure": "made the bid", "n": [200, 50],
+                         "difference": [-0.05, 0.02], "difference_lo": [-0.06, -0.01], "difference_hi": [-0.04, 0.05]})
+    text = pitch.give_findings(give)
+    assert len(text) == 1 and "holding 4 trumps" in text[0] and "keeping is better" in text[0]
     assert report.finding_text("{value} {n}", {"n": report.MIN_N - 1, "x": 1.0, "x_lo": 0.0, "x_hi": 2.0}, "x") is None
 
 

@@ -159,19 +159,19 @@ def paired_discard_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def discard_findings(table: pd.DataFrame) -> list[str]:
-    """The rank whose one-card discard changes the chance to win the game the most (either
-    way), when its interval excludes no change."""
+    """The ranks whose one-card discard raises and lowers the chance to win the game the most,
+    each when its interval excludes no change."""
     won = rp.enough(table[table["measure"] == "win the game"])
-    clear = won[(won["difference_lo"] > 0) | (won["difference_hi"] < 0)]
-    if clear.empty:
-        return []
-    row = clear.loc[clear["difference"].abs().idxmax()].to_dict()
-    verdict = "discard it" if row["difference"] > 0 else "keep it"
-    text = rp.finding_text(f"Discarding one {row['rank']} (and redrawing) rather than keeping every card changes "
-                           "your chance to win the game by {value} "
-                           f"({verdict}; paired, heuristic play, {{n}} positions).", row, "difference",
-                           fmt="{:+.3f}")
-    return [text] if text else []
+    found = []
+    for clear, verdict in ((won[won["difference_lo"] > 0], "discard it"), (won[won["difference_hi"] < 0], "keep it")):
+        if clear.empty:
+            continue
+        row = clear.loc[clear["difference"].abs().idxmax()].to_dict()
+        found.append(rp.finding_text(f"Discarding one {row['rank']} (and redrawing) rather than keeping every card "
+                                     "changes your chance to win the game by {value} "
+                                     f"({verdict}; paired, heuristic play, {{n}} positions).", row, "difference",
+                                     fmt="{:+.3f}"))
+    return [f for f in found if f]
 
 
 def _paired_discard_section(r, spec, rules: dict[str, Any], positions: list[tuple[dict[str, Any], str]]) -> None:
