@@ -801,12 +801,23 @@ def rollout_turns(base, params, ws, trace):
         apply_move(params, ws, move, trace, False)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def call_user(users, sid, ws, n):
+    """The move of the user strategy in slot ``-1 - sid`` on the bundle's view, a copy of its
+    ``n`` legal moves (``ws.user_legal``: the strategy may write to it, the engine's ``legal``
+    stays as made, to check the move against) and its PLAY stream."""
+    mine, legal = ws.user_legal, ws.legal
+    for i in range(n):
+        mine[i] = legal[i]
+    return users[-1 - sid](ws.seat_view, mine, n, ws.play_rng)
+
+
 @njit(cache=True, _nrt=False)
 def user_rollout_turns(params, users, base, ws, trace):
     """``rollout_turns`` with the user strategy in slot ``-1 - base`` for every seat: ``mc``'s
     rollouts with a user base. Each move as ``play_turns`` asks a user seat for it: the seat's
-    view (``fill_seat_view``), the legal moves in ``ws.legal``, the bundle's PLAY stream. A
-    move outside the legal set (made again: the strategy may write to ``legal``) raises
+    view (``fill_seat_view``), a copy of the legal moves (``call_user``), the bundle's PLAY
+    stream. A move outside the legal set raises
     ValueError(ILLEGAL_MARK), which the caller's guard reports in one line (a rollout has no
     ``err`` row to fill). Apart from rollout_turns so that a built-in base's loop stays as
     lean as it was."""
@@ -821,8 +832,8 @@ def user_rollout_turns(params, users, base, ws, trace):
         best = sc[S_BEST] if kind == PH_FOLLOW else 0
         n = legal_set(kind, hpk[p], hs, s, best, low_only, stock_left, legal, scr)
         fill_seat_view(params, ws, p, kind, hpk[p], hs, s, best, stock_left)
-        move = users[-1 - base](ws.seat_view, legal, n, ws.play_rng)
-        if not is_in(move, legal, legal_set(kind, hpk[p], hs, s, best, low_only, stock_left, legal, scr)):
+        move = call_user(users, base, ws, n)
+        if not is_in(move, legal, n):
             raise ValueError(ILLEGAL_MARK)
         apply_move(params, ws, move, trace, False)
 
@@ -1061,7 +1072,7 @@ def search_move(strat, users, tier, params, ws, samp, roll, search, seat, trace)
 def choose_move(strat, users, tier, params, ws, samp, roll, search, seat, kind, hand, hs, s, best, stock_left, low_only, n, trace):
     """The move of ``seat``'s strategy: built-in by id, a search (``mc``, ``ismcts``), or a user
     slot (view filled)."""
-    legal, view, scr, play_rng = ws.legal, ws.seat_view, ws.scr, ws.play_rng
+    legal, scr, play_rng = ws.legal, ws.scr, ws.play_rng
     sid = strat[seat, 0]
     if sid == st.RANDOM:
         return st.random_move(kind, hand, hs, s, best, stock_left, low_only, legal, n, play_rng, scr)
@@ -1069,7 +1080,7 @@ def choose_move(strat, users, tier, params, ws, samp, roll, search, seat, kind, 
         return st.heuristic_move(kind, hand, hs, s, best, stock_left)
     if sid >= st.SEARCH:
         return search_move(strat, users, tier, params, ws, samp, roll, search, seat, trace)
-    return users[-1 - sid](view, legal, n, play_rng)
+    return call_user(users, sid, ws, n)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1111,10 +1122,6 @@ def play_turns(params, strat, users, tier, ws, samp, roll, search, err, trace, t
                 fill_seat_view(params, ws, p, kind, hand, hs, s, best, stock_left)
             move = choose_move(strat, users, tier, params, ws, samp, roll, search, p, kind, hand, hs, s, best, stock_left,
                                low_only, n, trace)
-            if sid < 0:
-                # the strategy could write to ``legal``: make the set again from the state
-                # (same enumeration as above), so the move is checked against the engine's own
-                n = legal_set(kind, hand, hs, s, best, low_only, stock_left, legal, scr)
         sc[S_DECISIONS] += 1
         # built-ins pick legal moves by construction; only user moves are checked, each a
         # whole packed set compared with a whole legal set; nothing reads ``move`` before

@@ -48,11 +48,15 @@ class Bundle(NamedTuple):
     play_rng: np.ndarray
     #: int64[N_SC] scalar registers (SCALARS)
     sc: np.ndarray
-    #: int64[MAX_LEGAL] legal moves (packed sets) of the current decision (what a user strategy,
-    #: or a user base of ``mc`` in a rollout, gets as ``legal``: it may write to it)
+    #: int64[MAX_LEGAL] legal moves (packed sets) of the current decision, as the engine made
+    #: them (a user strategy's move is checked against them)
     legal: np.ndarray
+    #: int64[MAX_LEGAL] the copy of ``legal[:n]`` a user strategy, or a user base of ``mc`` in
+    #: a rollout, gets as ``legal`` (it may write to it: the engine's own list stays intact,
+    #: so it need not be made again to check the move)
+    user_legal: np.ndarray
     #: int64[MAX_LEGAL] ``mc``'s final-trick points per candidate move, summed over its samples
-    #: (kernel.mc_move; scratch, not state: apart from ``legal``, which a user base overwrites)
+    #: (kernel.mc_move; scratch, not state)
     totals: np.ndarray
     #: int64[VIEW_SIZE] what a user strategy sees (view.py; not ``view``: numba reserves that
     #: attribute name for arrays)
@@ -140,7 +144,7 @@ def workspace(params):
                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
                   np.zeros(N_SC, dtype=np.int64),
                   np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(MAX_LEGAL, dtype=np.int64),
-                  np.zeros(VIEW_SIZE, dtype=np.int64),
+                  np.zeros(MAX_LEGAL, dtype=np.int64), np.zeros(VIEW_SIZE, dtype=np.int64),
                   np.zeros(SCRATCH, dtype=np.int64),
                   np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
                   np.zeros(52, dtype=np.int64), np.zeros(52, dtype=np.int64),
