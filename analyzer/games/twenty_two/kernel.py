@@ -95,7 +95,7 @@ USER_BASES = True
 SEARCH_FROM = st.SEARCH
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_view(view, seat, dealer, kind, stock_left, hand_size, hand, s, best, best_seat, leader,
               hand_no, target, played, scores, active):
     """Write the ``view`` a user strategy reads (layout: view.py)."""

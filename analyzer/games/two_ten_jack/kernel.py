@@ -254,7 +254,7 @@ def copy_bundle(src, dst):
             dst.weights[s, i] = src.weights[s, i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill_view(view, seat, ws, target, lead):
     taken, scores, hands, sc = ws.taken, ws.scores, ws.hands, ws.sc
     view[V_SEAT] = seat
