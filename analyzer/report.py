@@ -253,6 +253,32 @@ def paired_row(with_: np.ndarray, without: np.ndarray, kind: str) -> dict[str, A
     return row
 
 
+def paired_choice_rows(part: pd.DataFrame, label: dict[str, Any], measures: Iterable[str], chosen: str, other: str,
+                       policy: str) -> list[dict[str, Any]]:
+    """The rows of a paired choice study for one class of positions (``part``: a row per
+    position, each measure's mean over the position's samples in columns ``"<measure>|<arm>"``,
+    proportions; ``policy``: 1.0 where the strategy played made ``chosen``): per measure,
+    ``label``, n (positions), each arm's chance named after the arm, ``difference`` = chosen -
+    other paired (clustered by position: its samples share their hidden cards), and how often
+    the strategy made the choice (column ``policy``), each with its 95% interval."""
+    made = clustered_interval(part[policy], np.ones(len(part)), "prop")
+    rows = []
+    for name in measures:
+        paired = paired_row(part[f"{name}|{chosen}"], part[f"{name}|{other}"], "prop")
+        row = {**label, "measure": name,
+               **{k.replace("without", other).replace("with", chosen): v for k, v in paired.items()}}
+        put(row, policy, made)
+        rows.append(row)
+    return rows
+
+
+def clear_effects(table: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows of a paired table's ``measure`` with at least MIN_N positions whose difference
+    is clearly above 0 and clearly below it (its 95% interval excludes no change)."""
+    rows = enough(table[table["measure"] == measure])
+    return rows[rows["difference_lo"] > 0], rows[rows["difference_hi"] < 0]
+
+
 def half_width(row: Mapping[str, Any], name: str = "difference") -> float:
     """Half the width of a row's 95% interval of ``name`` (inf when it has none)."""
     lo, hi = row.get(name + "_lo"), row.get(name + "_hi")

@@ -260,27 +260,19 @@ def give_frame(outcomes: np.ndarray, trumps: list[int], played: list[str]) -> pd
 def give_table(frame: pd.DataFrame, low: int, high: int) -> pd.DataFrame:
     """Per class of the pitcher's trumps (ends merged at ``low`` and ``high``) and measure: n
     (positions), the chance when giving and when keeping, give - keep paired (clustered by
-    position: its rollouts share the hidden cards), and how often the heuristic gave there."""
-    rows = []
+    position), and how often the heuristic gave there (``rp.paired_choice_rows``)."""
     order = frame["trumps"].clip(low, high)
+    rows = []
     for value in sorted(order.unique()):
-        part = frame[order == value]
-        ones = np.ones(len(part))
-        gave = rp.clustered_interval(part["heuristic_gives"], ones, "prop")
-        for name in GIVE_MEASURES:
-            row = rp.paired_row(part[f"{name}|give"], part[f"{name}|keep"], "prop")
-            row = {"trumps": length_label(int(value), low, high), "measure": name,
-                   **{k.replace("without", "keep").replace("with", "give"): v for k, v in row.items()}}
-            rp.put(row, "heuristic_gives", gave)
-            rows.append(row)
+        rows += rp.paired_choice_rows(frame[order == value], {"trumps": length_label(int(value), low, high)},
+                                      GIVE_MEASURES, "give", "keep", "heuristic_gives")
     return pd.DataFrame(rows)
 
 
 def give_findings(table: pd.DataFrame) -> list[str]:
     """From the keep-or-give table: the class where giving changes the chance to make the bid
     the most (either way), when its interval excludes no change."""
-    made = rp.enough(table[table["measure"] == "made the bid"])
-    clear = made[(made["difference_lo"] > 0) | (made["difference_hi"] < 0)]
+    clear = pd.concat(rp.clear_effects(table, "made the bid"))
     if clear.empty:
         return []
     row = clear.loc[clear["difference"].abs().idxmax()].to_dict()

@@ -145,25 +145,19 @@ def discard_frame(rules: dict[str, Any], positions: list[tuple[dict[str, Any], s
 def paired_discard_table(frame: pd.DataFrame) -> pd.DataFrame:
     """Per rank and measure: n (positions holding the rank), the chance keeping every card and
     discarding one of the rank, discard - keep paired (clustered by position), and how often
-    the heuristic discarded the rank there."""
+    the heuristic discarded the rank there (``rp.paired_choice_rows``)."""
     rows = []
     for rank, part in frame.groupby("rank_index", sort=True):
-        gave = rp.clustered_interval(part["heuristic_discards"], np.ones(len(part)), "prop")
-        for name in DISCARD_MEASURES:
-            paired = rp.paired_row(part[f"{name}|discard"], part[f"{name}|keep"], "prop")
-            row = {"rank": RANKS[int(rank)], "rank_index": int(rank), "measure": name,
-                   **{k.replace("without", "keep").replace("with", "discard"): v for k, v in paired.items()}}
-            rp.put(row, "heuristic_discards", gave)
-            rows.append(row)
+        rows += rp.paired_choice_rows(part, {"rank": RANKS[int(rank)], "rank_index": int(rank)}, DISCARD_MEASURES,
+                                      "discard", "keep", "heuristic_discards")
     return pd.DataFrame(rows)
 
 
 def discard_findings(table: pd.DataFrame) -> list[str]:
     """The ranks whose one-card discard raises and lowers the chance to win the game the most,
     each when its interval excludes no change."""
-    won = rp.enough(table[table["measure"] == "win the game"])
     found = []
-    for clear, verdict in ((won[won["difference_lo"] > 0], "discard it"), (won[won["difference_hi"] < 0], "keep it")):
+    for clear, verdict in zip(rp.clear_effects(table, "win the game"), ("discard it", "keep it")):
         if clear.empty:
             continue
         row = clear.loc[clear["difference"].abs().idxmax()].to_dict()
