@@ -1551,6 +1551,14 @@ def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, f
 
 
 @njit(cache=True, _nrt=False)
+def play_hand_on(params, strat, users, tier, ws, mcws, out, err, trace, forced):
+    """``play_turns`` untraced, out of line and without reference counting: the evaluation
+    blocks allocate their bundles, so they count references, and the play loop inlined there
+    counted them on every array it read (ten times the time of a hand played in a game)."""
+    return play_turns(params, strat, users, tier, ws, mcws, out, err, trace, False, forced)
+
+
+@njit(cache=True, _nrt=False)
 def finish(ws, out, trace, tracing):
     scores, sc = ws.scores, ws.sc
     winners = 5 if sc[S_WINNER] == 0 else 10
@@ -1963,7 +1971,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
             copy_bundle(samp, ws)
             seed_stream(ws.deal_rng, seed, start + j, ROLL_DEAL)
             seed_stream(ws.play_rng, seed, start + j, PLAY)
-            if play_turns(params, strat, users, tier, ws, mcws, out, err, trace, False, options[i]) < 0:
+            if play_hand_on(params, strat, users, tier, ws, mcws, out, err, trace, options[i]) < 0:
                 result[j, i, 0] = -999
                 continue
             result[j, i, 0] = own_change(params, ws, team) if bid_decision else made_bid(ws)
@@ -2068,7 +2076,7 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, u
             sc[S_PITCHER] = seat
             sc[S_HIGH] = 4
             sc[S_SEAT] = seat
-            play_turns(params, strat, users, tier, ws, mcws, out, err, trace, False, MOVE_TRUMP0 + t)
+            play_hand_on(params, strat, users, tier, ws, mcws, out, err, trace, MOVE_TRUMP0 + t)
             result[j, t] = ws.taken[seat & 1]
 
 
