@@ -4,7 +4,9 @@ An evaluation's sample plays the rest of the game once per option from a positio
 game's first decision with a choice that is nearly a whole game, so its yardstick is
 ``simulate``'s games per second with the same strategy (heuristic everywhere). The ratio
 ``playouts/s / games/s`` is what the evaluation keeps of the engine's speed (sampling the
-hidden cards, setting up the position and the per-option bookkeeping are its costs).
+hidden cards, setting up the position and the per-option bookkeeping are its costs). The
+kernel columns time the evaluation kernel alone (``kernel_rate``: one round of every option
+on the same samples, without the command's racing rounds and extra tables).
 
     python scripts/bench_eval.py                       # every game
     python scripts/bench_eval.py --game hearts2 --samples 4000
@@ -42,6 +44,7 @@ class EvalSpeed:
     eval_cpu: float      # s, less the SMALL run's
     games: int           # simulate's games (the yardstick), less those of a tenth-size run
     sim_cpu: float       # s, less the tenth-size run's
+    kernel_rate: float   # playouts/s of the evaluation kernel alone (``kernel_rate``)
 
     @property
     def playouts_per_second(self) -> float:
@@ -54,6 +57,10 @@ class EvalSpeed:
     @property
     def ratio(self) -> float:
         return self.playouts_per_second / self.games_per_second
+
+    @property
+    def kernel_ratio(self) -> float:
+        return self.kernel_rate / self.games_per_second
 
 
 #: the samples of the smaller evaluation whose time is subtracted (with its playouts)
@@ -70,6 +77,30 @@ def cpu(call) -> tuple[float, object]:
     started = time.process_time()
     result = call()
     return time.process_time() - started, result
+
+
+def kernel_rate(game: str, events: list[dict], at: int, samples: int, seed: int = 1) -> float:
+    """Playouts per second of the evaluation kernel alone at decision ``at`` of ``events``:
+    every option on the same samples, as one round of ``evaluate`` plays them (``Evaluation.run``,
+    one worker), without the command's rounds, racing and extra tables (Pitch's bid table);
+    two run sizes, as ``measure``."""
+    import numpy as np
+
+    from analyzer.runner import set_workers
+    from analyzer.strategies import resolve_seats, strategy_array
+
+    spec = registry.get(game)
+    head = events[0]
+    players = int(head.get("players", spec.default_players))
+    rules = spec.resolve_rules({k: v for k, v in head["rules"].items() if k != "players"}, players)
+    strat, _ = strategy_array(spec, resolve_seats(spec, players, None))
+    ev = spec.evaluation(rules, spec.position_from_record(events, at), strat)
+    codes = np.array(ev.options, dtype=np.int64)
+    threads = set_workers(1)
+    ev.run(seed, 0, codes, 20, threads)  # compile or load
+    small, _ = cpu(lambda: ev.run(seed, 0, codes, samples // 10, threads))
+    large, _ = cpu(lambda: ev.run(seed, 0, codes, samples, threads))
+    return (samples - samples // 10) * len(codes) / (large - small)
 
 
 def measure(game: str, samples: int, games: int, seed: int = 1) -> EvalSpeed:
@@ -89,14 +120,15 @@ def measure(game: str, samples: int, games: int, seed: int = 1) -> EvalSpeed:
     # rates from two run sizes, so that the fixed cost of a call (position, set-up) cancels
     playouts = int(result.table["samples"].sum()) - int(small.table["samples"].sum())
     return EvalSpeed(game, at, len(result.table), playouts, spent - small_spent, games - games // 10,
-                     sim_spent - sim_small)
+                     sim_spent - sim_small, kernel_rate(game, events, at, samples, seed))
 
 
 def table(rows: list[EvalSpeed]) -> str:
-    head = ("| game | decision | options | playouts | playouts/s | simulate games/s | ratio |\n"
-            "|---|---|---|---|---|---|---|\n")
+    head = ("| game | decision | options | playouts | playouts/s | simulate games/s | ratio | kernel playouts/s "
+            "| kernel ratio |\n|---|---|---|---|---|---|---|---|---|\n")
     return head + "".join(f"| {r.game} | {r.at} | {r.options} | {r.playouts:,} | {r.playouts_per_second:,.0f} | "
-                          f"{r.games_per_second:,.0f} | {r.ratio:.2f}x |\n" for r in rows)
+                          f"{r.games_per_second:,.0f} | {r.ratio:.2f}x | {r.kernel_rate:,.0f} | "
+                          f"{r.kernel_ratio:.2f}x |\n" for r in rows)
 
 
 def main() -> None:
