@@ -385,7 +385,7 @@ def test_pitch_keep_or_give_is_paired_at_every_recorded_decision(tmp_path_factor
             elif e["ev"] == "decide" and e["kind"] == "give":
                 held.append(trumps(dealt[pitcher] + refill.get(pitcher, []), suit))
                 gave.append(e["move"] == "give")
-    want = report.QUICK.deals // study.GIVES_PER_DEALS
+    want = report.QUICK.deals // study.DEALS_PER_POSITION
     frame = pd.DataFrame({"held": held, "gave": gave}).head(want)
     assert len(frame) == want
     counts = frame["held"].value_counts()

@@ -214,8 +214,8 @@ def bid_findings(table: pd.DataFrame) -> list[str]:
 
 #: the paired measures of the keep-or-give study: name -> index of the kernel's result column
 GIVE_MEASURES = {"made the bid": 0, "won the game": 1}
-#: keep-or-give positions: one for every this many dealt hands of the bid table
-GIVES_PER_DEALS = 3
+#: keep-or-give positions of the paired study: one for every this many dealt hands of the bid table
+DEALS_PER_POSITION = 3
 
 
 def give_outcomes(rules: dict[str, Any], positions: list[dict[str, Any]], rollouts: int, seed: int,
@@ -373,7 +373,7 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     deals: list[tuple[int, int, list[str]]] = []
     gives: list[tuple[dict[str, Any], int, str]] = []
     r.records("study", s.records, lambda games, first: reduce_games(games, first, hands, seats, deals, s.deals,
-                                                                    gives, s.deals // GIVES_PER_DEALS))
+                                                                    gives, s.deals // DEALS_PER_POSITION))
     r.p(f"The bid tables and the keep-or-give table are counterfactual (below); the other tables are read from "
         f"the records of {s.records:,} games of `heuristic` players, clustered by game.")
     _bid_section(r, spec, rules, deals)
