@@ -218,14 +218,13 @@ GIVE_MEASURES = {"made the bid": 0, "won the game": 1}
 DEALS_PER_POSITION = 3
 
 
-def give_outcomes(rules: dict[str, Any], positions: list[dict[str, Any]], rollouts: int, seed: int,
-                  infer: bool = True) -> np.ndarray:
+def give_outcomes(rules: dict[str, Any], positions: list[dict[str, Any]], rollouts: int, seed: int) -> np.ndarray:
     """result[h, j, o, m]: outcome m (0: the pitcher's team made its bid, 1: it won the game;
     ``GIVE_MEASURES``) of position h's rollout j when the pitcher keeps (o = 0) or gives
     (o = 1) the rest of the stock: the same hidden cards and future for both (the game's
     ``evaluate_chunk``, streams h * rollouts + j), the heuristic playing every seat after.
-    ``infer``: the hidden cards are drawn to fit the other seats' bids under the heuristic's
-    bidding (as ``evaluate`` does); a position where no draw fits gets -998 in every cell."""
+    The hidden cards are drawn to fit the other seats' bids under the heuristic's bidding (as
+    ``evaluate`` does); a position where no draw fits gets -998 in every cell."""
     from analyzer import games as registry
     from analyzer.strategies import resolve_seats, strategy_array
 
@@ -239,7 +238,7 @@ def give_outcomes(rules: dict[str, Any], positions: list[dict[str, Any]], rollou
     for h, position in enumerate(positions):
         pos = load_position(rules, position, params)
         kernel.evaluate_chunk(np.uint64(seed), np.int64(h * rollouts), params, strat, pos.ws, pos.seat, options,
-                              no_worlds, out[h], np.int64(min(rollouts, 8)), False, bool(infer), False)
+                              no_worlds, out[h], np.int64(min(rollouts, 8)), False, True, False)
     return out
 
 
