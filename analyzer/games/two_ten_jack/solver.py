@@ -323,11 +323,15 @@ def play_follow(hl, hf, lead, c, top, ns, work):
 
 #: an explicit signature: numba's cache reloads a recursive function with an inferred
 #: signature into a crash (numba 0.68), a declared one cleanly; every call passes int64
-#: variables, never literals (a literal argument asks for a version the cache lacks)
+#: variables, never literals (a literal argument asks for a version the cache lacks).
+#: ``search`` is compiled for it when something first types a call to it
+#: (``_declared_before_typed``), not at import: the kernels' first tier (rules and base
+#: strategies) imports this module but never calls the solver, and a cold start of
+#: Two-Ten-Jack's random play spent 3.8 s compiling it.
 SEARCH_SIGNATURE = "int64(int64, int64, int64, int64, int64, int64, int64, uint64[:, ::1], int64[::1])"
 
 
-@njit(SEARCH_SIGNATURE, cache=True)
+@njit(cache=True)
 def search(hl, hf, lead, top, alpha, beta, ply, table, work):
     """Future value for the side to move (the leader if ``lead < 0``) of the state with
     hands ``hl`` (leader) and ``hf`` (follower) and ``work[W_STOCK + top:]`` still in the
@@ -408,6 +412,29 @@ def search(hl, hf, lead, top, alpha, beta, ply, table, work):
     else:
         tt_store(table, k1, k2, g, best, best, best_move, left)
     return best
+
+
+def _declared_before_typed(dispatcher, signature: str) -> None:
+    """Make ``dispatcher`` compile ``signature`` (or load it from the cache) the first time
+    a caller's compilation types a call to it, before numba would infer a signature of its
+    own from the caller's argument types. The recursive calls inside that compilation type
+    through the same hook and find the compilation in progress, as with an eager signature."""
+    infer = dispatcher.get_call_template
+    declaring = []
+
+    def get_call_template(args, kws):
+        if not dispatcher.signatures and not declaring:
+            declaring.append(True)
+            try:
+                dispatcher.compile(signature)
+            finally:
+                declaring.clear()
+        return infer(args, kws)
+
+    dispatcher.get_call_template = get_call_template
+
+
+_declared_before_typed(search, SEARCH_SIGNATURE)
 
 
 @njit(cache=True)
