@@ -7,6 +7,7 @@ games per second, cold and warm compile time, and the wall time of the CLI for 1
     python scripts/bench.py --update-readme      # also rewrite the table in README.md
     python scripts/bench.py --memory             # peak memory of 10k vs 10M games (slow)
     python scripts/bench.py --no-search          # without the solver and search tables
+    python scripts/bench.py --no-scaling         # without compare's and batch's two-core table
 
 The solver and search-strategy tables come from scripts/bench_search.py (also runnable alone).
 
@@ -146,6 +147,76 @@ def yardsticks(games: list[str]) -> str:
     return text
 
 
+#: a run of the scaling table takes about this long on one worker
+SCALING_SECONDS = 3.0
+
+
+def _wall(call) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def speedup(run, first: int = 1000) -> float:
+    """One worker's time over all cores' for ``run(games, workers)`` (wall seconds): the run is
+    grown until one worker takes about SCALING_SECONDS, then each side is timed twice,
+    alternating, and the best of each kept."""
+    cores = available_cores()
+    games = first
+    while True:
+        spent = run(games, 1)
+        if spent > 0.5 or games >= 1 << 26:
+            break
+        games *= 4
+    games = max(first, int(games * SCALING_SECONDS / max(spent, 1e-3)))
+    one = every = float("inf")
+    for _ in range(2):
+        one = min(one, run(games, 1))
+        every = min(every, run(games, cores))
+    return one / every
+
+
+def batch_job(game: str, games: int, seats: list[str] | None = None, strategies: list[str] | None = None) -> str:
+    """A one-run job file (TOML): a simulate with ``seats`` for every seat, or a compare of
+    ``strategies``; chunks of the default size."""
+    head = f'[[run]]\nname = "bench"\ngame = "{game}"\ngames = {games}\nseed = 2026\n'
+    if strategies:
+        return head + 'kind = "compare"\nstrategies = [' + ", ".join(f'"{s}"' for s in strategies) + "]\n"
+    return head + 'kind = "simulate"\nseats = { ' + ", ".join(f'{i} = "{s}"' for i, s in enumerate(seats)) + " }\n"
+
+
+def batch_speedup(game: str, **job) -> float:
+    """``speedup`` of ``analyzer batch`` (local threads) on the job ``batch_job(game, ...)``."""
+    def run(games: int, workers: int) -> float:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "job.toml"
+            path.write_text(batch_job(game, games, **job))
+            return _wall(lambda: api.batch(str(path), str(Path(folder) / "out"), workers=workers))
+    return speedup(run)
+
+
+def scaling(game: str) -> dict[str, float]:
+    """All cores against one in compare (heuristic against random, duplicate deals) and in
+    batch (a simulate of every seat random, of every seat heuristic, and that compare)."""
+    p = registry.get(game).default_players
+    pair = ["heuristic", "random"]
+    compare = speedup(lambda games, workers: _wall(
+        lambda: api.compare(game, pair, games=games, seed=5, workers=workers)))
+    return {"compare": compare,
+            "batch random": batch_speedup(game, seats=["random"] * p),
+            "batch heuristic": batch_speedup(game, seats=["heuristic"] * p),
+            "batch compare": batch_speedup(game, strategies=pair)}
+
+
+def scaling_table(rows: list[tuple[str, dict[str, float]]]) -> str:
+    return (f"\n{available_cores()} cores against 1, wall time, best of two runs of about {SCALING_SECONDS:g} s on "
+            "one worker (`compare GAME heuristic random`; `batch` of a simulate with every seat random, with "
+            "every seat heuristic, and of that compare, local threads):\n\n"
+            "| game | compare | batch, random | batch, heuristic | batch, compare |\n|---|---|---|---|---|\n"
+            + "".join(f"| {g} | {r['compare']:.2f}x | {r['batch random']:.2f}x | {r['batch heuristic']:.2f}x | "
+                      f"{r['batch compare']:.2f}x |\n" for g, r in rows))
+
+
 def table(rows: list[dict]) -> str:
     head = ("| game | players | strategies | hands/s 1 core | hands/s all cores | speed-up | games/s "
             "(all cores) | cold start s | warm start s | CLI 1M hands s |\n"
@@ -175,6 +246,7 @@ def main() -> None:
     parser.add_argument("--memory", action="store_true", help="peak RSS of 10k vs 10M games of ninety-nine")
     parser.add_argument("--no-search", action="store_true", help="skip the solver and search-strategy tables")
     parser.add_argument("--no-eval", action="store_true", help="skip evaluation against its yardstick")
+    parser.add_argument("--no-scaling", action="store_true", help="skip compare's and batch's two-core table")
     args = parser.parse_args()
     rows = []
     cores = available_cores()
@@ -195,6 +267,8 @@ def main() -> None:
     text += ("\n| game | hands/s with one `mc:k=32` seat, 1 core |\n|---|---|\n"
              + "".join(f"| {g} | {r:,.0f} |\n" for g, r in mc_rows))
     text += yardsticks(args.game or registry.names())
+    if not args.no_scaling:
+        text += scaling_table([(g, scaling(g)) for g in args.game or registry.names()])
     if not args.no_search:
         import bench_search
 
