@@ -159,8 +159,8 @@ def _wall(call) -> float:
 
 def speedup(run, first: int = 1000) -> float:
     """One worker's time over all cores' for ``run(games, workers)`` (wall seconds): the run is
-    grown until one worker takes about SCALING_SECONDS, then each side is timed twice,
-    alternating, and the best of each kept."""
+    grown until one worker takes about SCALING_SECONDS, then each side is timed three times,
+    alternating, and the best of each kept (single runs move by a tenth on this machine)."""
     cores = available_cores()
     games = first
     while True:
@@ -170,7 +170,7 @@ def speedup(run, first: int = 1000) -> float:
         games *= 4
     games = max(first, int(games * SCALING_SECONDS / max(spent, 1e-3)))
     one = every = float("inf")
-    for _ in range(2):
+    for _ in range(3):
         one = min(one, run(games, 1))
         every = min(every, run(games, cores))
     return one / every
@@ -209,7 +209,7 @@ def scaling(game: str) -> dict[str, float]:
 
 
 def scaling_table(rows: list[tuple[str, dict[str, float]]]) -> str:
-    return (f"\n{available_cores()} cores against 1, wall time, best of two runs of about {SCALING_SECONDS:g} s on "
+    return (f"\n{available_cores()} cores against 1, wall time, best of three runs of about {SCALING_SECONDS:g} s on "
             "one worker (`compare GAME heuristic random`; `batch` of a simulate with every seat random, with "
             "every seat heuristic, and of that compare, local threads):\n\n"
             "| game | compare | batch, random | batch, heuristic | batch, compare |\n|---|---|---|---|---|\n"
