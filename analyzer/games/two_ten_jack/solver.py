@@ -419,6 +419,8 @@ def _declared_before_typed(dispatcher, signature: str) -> None:
     a caller's compilation types a call to it, before numba would infer a signature of its
     own from the caller's argument types. The recursive calls inside that compilation type
     through the same hook and find the compilation in progress, as with an eager signature."""
+    if not hasattr(dispatcher, "get_call_template"):
+        return  # --debug: njit gave the plain Python function, nothing compiles
     infer = dispatcher.get_call_template
     declaring = []
 
