@@ -12,6 +12,7 @@ stale kernel is impossible, and editing one game's kernel recompiles that game o
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import inspect
 import os
@@ -108,6 +109,39 @@ import warnings  # noqa: E402
 # user strategies reach the kernels as first-class functions (analyzer.engine.SlotKernel), a
 # feature numba calls experimental; the tests check what we use of it
 warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning)
+
+
+#: Python's garbage collector thresholds while numba compiles (``_FewerCollections``)
+COMPILE_GC_THRESHOLD = (100_000, 50, 1000)
+
+
+class _FewerCollections(numba.core.event.Listener):
+    """Python's cyclic garbage collector, run less often while numba compiles.
+
+    A game's cold compile allocates some 3 million Python objects (numba's IR, copied at
+    every inlining); at the default thresholds the collector then ran hundreds of full
+    passes over everything alive: 3-4 s of Pitch's 21 s (measured 2026-12-04: 21.5 s ->
+    17.8 s, peak memory 495 -> 581 MB; with the collector off 17.0 s and 723 MB). The
+    thresholds are raised at the outermost compile and put back when it ends. numba
+    compiles under one global lock, so the depth counts one thread's nested compiles."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.saved: tuple[int, ...] | None = None
+
+    def on_start(self, event) -> None:
+        if self.depth == 0:
+            self.saved = gc.get_threshold()
+            gc.set_threshold(*COMPILE_GC_THRESHOLD)
+        self.depth += 1
+
+    def on_end(self, event) -> None:
+        self.depth -= 1
+        if self.depth == 0 and self.saved is not None:
+            gc.set_threshold(*self.saved)
+
+
+numba.core.event.register("numba:compile", _FewerCollections())
 from numba import prange  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
 from numba.core import codegen as _codegen  # noqa: E402

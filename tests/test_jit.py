@@ -148,3 +148,49 @@ def test_the_product_calls_no_kernel_only_function_from_python(game, tmp_path):
                           text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
+def test_the_garbage_collector_runs_less_often_while_numba_compiles_and_as_before_after():
+    """jit._FewerCollections: every compile, nested ones included, runs with the raised
+    thresholds; after it (and after one that fails) the thresholds are what they were."""
+    import gc
+
+    from numba.core import event
+    from numba.core.errors import TypingError
+
+    from analyzer import jit
+
+    seen = []
+
+    class Spy(event.Listener):  # registered after the analyzer's: sees what it set
+        def on_start(self, ev):
+            seen.append(gc.get_threshold())
+
+        def on_end(self, ev):
+            pass
+
+    before = gc.get_threshold()
+    assert before != jit.COMPILE_GC_THRESHOLD
+    spy = Spy()
+    event.register("numba:compile", spy)
+    try:
+        @jit.numba.njit
+        def inner(x):
+            return x + 1
+
+        @jit.numba.njit
+        def outer(x):
+            return inner(x) * 2
+
+        @jit.numba.njit
+        def broken(x):
+            return x + "one"
+
+        assert outer(3) == 8
+        assert len(seen) == 2 and all(t == jit.COMPILE_GC_THRESHOLD for t in seen)
+        assert gc.get_threshold() == before
+        with pytest.raises(TypingError):
+            broken(1)
+        assert len(seen) == 3 and gc.get_threshold() == before
+    finally:
+        event.unregister("numba:compile", spy)
