@@ -1137,25 +1137,36 @@ def play_turns(params, strat, users, tier, ws, samp, roll, search, err, trace, t
     return 0
 
 
+#: ``play_rest``'s ``forced`` for a game with no hand dealt yet (``play_game``): deal first
+DEAL_FIRST = -2
+
+
 @njit(cache=True, _nrt=False)
 def play_rest(params, strat, users, tier, ws, samp, roll, search, out, err, trace, tracing, forced):
-    """From the middle of a hand: finish it, then play hands until the game is over.
+    """From the middle of a hand (its first move ``forced`` if >= 0): finish it, then play
+    hands until the game is over; with ``forced == DEAL_FIRST``, deal the first hand first.
 
-    Returns the seats that took this hand's final trick (bit mask), -1 after an error.
+    Returns the seats that took the first hand's final trick (bit mask), -1 after an error.
     """
     sc = ws.sc
     took = 0
     first = True
-    # one call site of the inlined play loop (each call site is compiled again: compile time)
+    deal = forced == DEAL_FIRST
+    if deal:
+        forced = -1
+    # one call site of the inlined deal and play loop, for play_game too: each call site of
+    # an inlined function is compiled again (deal_hand at a second site cost 3.4 s of cold
+    # compile)
     while True:
+        if deal and (sc[S_OVER] != 0 or not deal_hand(params, ws, out, trace, tracing)):
+            break
+        deal = True
         if play_turns(params, strat, users, tier, ws, samp, roll, search, err, trace, tracing, forced if first else -1) < 0:
             return -1
         seats = final_trick(params, ws, out, trace, tracing)
         if first:
             took = seats
             first = False
-        if sc[S_OVER] != 0 or not deal_hand(params, ws, out, trace, tracing):
-            break
     finish(params, ws, out, trace, tracing)
     return took
 
@@ -1164,10 +1175,7 @@ def play_rest(params, strat, users, tier, ws, samp, roll, search, out, err, trac
 def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, samp, roll, search):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     start_game(seed, index, params, strat, ws, out, err)
-    if deal_hand(params, ws, out, trace, tracing):
-        play_rest(params, strat, users, tier, ws, samp, roll, search, out, err, trace, tracing, -1)
-    else:
-        finish(params, ws, out, trace, tracing)
+    play_rest(params, strat, users, tier, ws, samp, roll, search, out, err, trace, tracing, DEAL_FIRST)
 
 
 @njit(cache=True)
