@@ -194,3 +194,34 @@ def test_the_garbage_collector_runs_less_often_while_numba_compiles_and_as_befor
         assert len(seen) == 3 and gc.get_threshold() == before
     finally:
         event.unregister("numba:compile", spy)
+
+
+def test_llvm_optimizes_once_per_machine_code_not_at_every_level(monkeypatch):
+    """MachineCodeOnDemand: numba's module optimization runs for the library that becomes
+    machine code (with what it links), never for the kernel-only ones under it."""
+    from numba.core import codegen
+
+    optimized = []
+    numba_optimize = codegen.CPUCodeLibrary._optimize_final_module
+
+    def spy(library):
+        optimized.append(library.name)
+        numba_optimize(library)
+
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", spy)
+
+    @njit
+    def leaf(x):
+        return x * 3
+
+    @njit
+    def middle(x):
+        return leaf(x) + 1
+
+    @njit(entry=True)
+    def top(x):
+        return middle(x) - 1
+
+    assert top(5) == 15
+    assert [name for name in optimized if "leaf" in name or "middle" in name] == []
+    assert any("top" in name for name in optimized)
