@@ -225,3 +225,43 @@ def test_llvm_optimizes_once_per_machine_code_not_at_every_level(monkeypatch):
     assert top(5) == 15
     assert [name for name in optimized if "leaf" in name or "middle" in name] == []
     assert any("top" in name for name in optimized)
+
+
+def test_a_game_that_declares_it_keeps_numbas_optimization_at_every_level(monkeypatch):
+    """``OPTIMIZE_EACH_LEVEL = True`` in a package (Two-Ten-Jack's): its functions' libraries
+    are optimized when compiled, as numba does; other functions' wait for machine code."""
+    import types as pytypes
+
+    from numba.core import codegen
+
+    optimized = []
+    numba_optimize = codegen.CPUCodeLibrary._optimize_final_module
+
+    def spy(library):
+        optimized.append(library.name)
+        numba_optimize(library)
+
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", spy)
+    package = pytypes.ModuleType("each_level_game")
+    package.OPTIMIZE_EACH_LEVEL = True
+    monkeypatch.setitem(sys.modules, "each_level_game", package)
+
+    def declared(x):
+        return x * 5
+
+    def plain(x):
+        return x * 7
+
+    declared.__module__ = "each_level_game.kernel"
+    declared_kernel_only, plain_kernel_only = njit(declared), njit(plain)
+
+    @njit(entry=True)
+    def top(x):
+        return declared_kernel_only(x) + plain_kernel_only(x)
+
+    assert top(1) == 12
+    assert any("declared" in name for name in optimized)
+    assert not any("plain" in name for name in optimized)
+    from analyzer.games import two_ten_jack
+
+    assert two_ten_jack.OPTIMIZE_EACH_LEVEL is True
