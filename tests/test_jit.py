@@ -196,19 +196,25 @@ def test_the_garbage_collector_runs_less_often_while_numba_compiles_and_as_befor
         event.unregister("numba:compile", spy)
 
 
-def test_llvm_optimizes_once_per_machine_code_not_at_every_level(monkeypatch):
-    """MachineCodeOnDemand: numba's module optimization runs for the library that becomes
-    machine code (with what it links), never for the kernel-only ones under it."""
+@pytest.fixture
+def optimized(monkeypatch):
+    """The names of the libraries numba's module optimization runs on, from now on."""
     from numba.core import codegen
 
-    optimized = []
+    names: list[str] = []
     numba_optimize = codegen.CPUCodeLibrary._optimize_final_module
 
     def spy(library):
-        optimized.append(library.name)
+        names.append(library.name)
         numba_optimize(library)
 
     monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", spy)
+    return names
+
+
+def test_llvm_optimizes_once_per_machine_code_not_at_every_level(optimized):
+    """MachineCodeOnDemand: numba's module optimization runs for the library that becomes
+    machine code (with what it links), never for the kernel-only ones under it."""
 
     @njit
     def leaf(x):
@@ -227,21 +233,11 @@ def test_llvm_optimizes_once_per_machine_code_not_at_every_level(monkeypatch):
     assert any("top" in name for name in optimized)
 
 
-def test_a_game_that_declares_it_keeps_numbas_optimization_at_every_level(monkeypatch):
+def test_a_game_that_declares_it_keeps_numbas_optimization_at_every_level(optimized, monkeypatch):
     """``OPTIMIZE_EACH_LEVEL = True`` in a package (Two-Ten-Jack's): its functions' libraries
     are optimized when compiled, as numba does; other functions' wait for machine code."""
     import types as pytypes
 
-    from numba.core import codegen
-
-    optimized = []
-    numba_optimize = codegen.CPUCodeLibrary._optimize_final_module
-
-    def spy(library):
-        optimized.append(library.name)
-        numba_optimize(library)
-
-    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", spy)
     package = pytypes.ModuleType("each_level_game")
     package.OPTIMIZE_EACH_LEVEL = True
     monkeypatch.setitem(sys.modules, "each_level_game", package)
