@@ -234,8 +234,9 @@ class MachineCodeOnDemand(_codegen.JITCodeLibrary):
     machine code is made, with everything it links: what a kernel-only function keeps, and
     its callers link, is its IR as lowered and function-optimized (numba's per-function
     passes, refcount pruning). Twenty-Two's cold compile went from 23.2 to 17.7 s and
-    Pitch's from 18.3 to 17.1 (2026-12-04); the games are identical and as fast (one
-    optimization of the whole makes the same inlining choices or better)."""
+    Pitch's from 18.3 to 17.1 (2026-12-04); the games are identical and, in paired runs,
+    within -1.6% and +4% of their speed, except a user strategy's games in Two-Ten-Jack
+    (12% slower), which therefore keeps numba's way (``_EachLevel``)."""
 
     _machine_code = False
     _optimized = False
