@@ -149,7 +149,7 @@ from numba.core import codegen as _codegen  # noqa: E402
 from numba.core.registry import CPUDispatcher as _CPUDispatcher  # noqa: E402
 
 __all__ = ["numba", "njit", "prange", "cache_group", "source_hash", "is_cached", "trailing_zeros", "leading_zeros",
-           "DEBUG"]
+           "FAST_DEPOSIT", "DEBUG"]
 
 #: the debug path (``analyzer --debug``): numba's decorators return the plain Python functions,
 #: so the whole engine, and a user strategy with its ``print`` and tracebacks, runs uncompiled
@@ -361,6 +361,45 @@ if DEBUG:
         return 64 - int(x).bit_length()
 else:
     from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402  (one instruction each)
+
+
+def _fast_deposit() -> bool:
+    """Whether this CPU has BMI2's ``pdep`` as one fast instruction: x86-64 with BMI2, but
+    not AMD's Zen 1 and 2 (znver1, znver2), where it is microcoded and takes tens of cycles.
+    numba compiles for the host CPU, and its cache is keyed on the CPU's name and features,
+    so code built here with ``pdep`` is never loaded on a CPU without it."""
+    if DEBUG:
+        return False
+    from llvmlite import binding
+
+    features = binding.get_host_cpu_features()
+    return features.get("bmi2", False) and binding.get_host_cpu_name() not in ("znver1", "znver2")
+
+
+#: ``deposit_bits`` compiles to one ``pdep`` (``bits.nth_bit`` uses it when this is true)
+FAST_DEPOSIT = _fast_deposit()
+
+if FAST_DEPOSIT:
+    from llvmlite import ir as _ir  # noqa: E402
+    from numba.core import cgutils as _cgutils  # noqa: E402
+    from numba.core import types as _types  # noqa: E402
+    from numba.extending import intrinsic as _intrinsic  # noqa: E402
+
+    @_intrinsic
+    def deposit_bits(typingctx, source, mask):
+        """BMI2's parallel bit deposit of two uint64 words: the low bits of ``source``, in
+        order, placed at the set bits of ``mask`` (LLVM's ``llvm.x86.bmi.pdep.64``); so
+        ``deposit_bits(1 << k, mask)`` is the ``k``-th lowest set bit of ``mask`` alone."""
+        if source != _types.uint64 or mask != _types.uint64:
+            return None  # typing fails: callers pass uint64 words
+
+        def codegen(context, builder, signature, args):
+            word = _ir.IntType(64)
+            pdep = _cgutils.get_or_insert_function(builder.module, _ir.FunctionType(word, [word, word]),
+                                                   "llvm.x86.bmi.pdep.64")
+            return builder.call(pdep, args)
+
+        return _types.uint64(_types.uint64, _types.uint64), codegen
 
 
 class GameCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLocator):

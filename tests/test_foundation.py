@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import bits, cards, rng, stats
+from analyzer import bits, cards, jit, rng, stats
 from analyzer.cards import CardError
 
 DATA = Path(__file__).parent / "data"
@@ -60,8 +60,32 @@ def test_bit_helpers_match_plain_python():
         assert bits.lowest(np.int64(x)) == (set_bits[0] if set_bits else 64), x
         assert bits.highest(np.int64(x)) == (set_bits[-1] if set_bits else -1), x
         for k in {0, len(set_bits) // 2, len(set_bits) - 1, len(set_bits)}:
-            if k >= 0:
-                assert bits.nth_bit(np.int64(x), k) == (set_bits[k] if k < len(set_bits) else 64), (x, k)
+            if 0 <= k < 64:  # a k of 64 (a full word) only by clearing: nth_bit_by_deposit's notes
+                for nth_bit in NTH_BIT_FORMS:
+                    assert nth_bit(np.int64(x), k) == (set_bits[k] if k < len(set_bits) else 64), (x, k, nth_bit)
+        if len(set_bits) == 64:
+            assert bits.nth_bit_by_clearing(np.int64(x), 64) == 64
+
+
+#: both forms of nth_bit where this CPU has a fast pdep (bits.py), else the one it runs
+NTH_BIT_FORMS = [bits.nth_bit_by_clearing] + ([bits.nth_bit_by_deposit] if jit.FAST_DEPOSIT else [])
+
+
+def test_nth_bit_is_one_pdep_where_the_cpu_has_a_fast_one():
+    """On x86-64 with BMI2 (not Zen 1 or 2) the compiled nth_bit is a deposit: its machine
+    code holds a pdep; elsewhere it is the loop of nth_bit_by_clearing."""
+    from llvmlite import binding
+
+    fast = binding.get_host_cpu_features().get("bmi2", False) and binding.get_host_cpu_name() not in ("znver1", "znver2")
+    assert jit.FAST_DEPOSIT == (fast and not jit.DEBUG)
+    assert bits.nth_bit is (bits.nth_bit_by_deposit if jit.FAST_DEPOSIT else bits.nth_bit_by_clearing)
+    if jit.FAST_DEPOSIT:
+        @jit.numba.njit
+        def third_card(hand):
+            return bits.nth_bit(hand, 2)
+
+        assert third_card(np.int64(0b1011_0100)) == 5
+        assert "pdep" in third_card.inspect_asm(third_card.signatures[0])
 
 
 # ---- random streams ------------------------------------------------------------------------
