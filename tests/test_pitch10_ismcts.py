@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analyzer import api
 from analyzer.evaluate import evaluate
@@ -121,9 +122,9 @@ def test_ismcts_leads_a_card_that_makes_the_bid_in_the_forced_endgame():
 # ---- strength ---------------------------------------------------------------------------------------
 
 def test_ismcts_beats_the_heuristic_in_compare():
-    result = api.compare(GAME, ["ismcts:iterations=200", "heuristic"], games=40, seed=3, workers=2)
+    result = api.compare(GAME, ["ismcts:iterations=200", "heuristic"], games=120, seed=3, workers=2)
     (pair,) = [p for p in result.tables["pairs"].to_dict("records") if p["strategy"] == "ismcts:iterations=200"]
-    assert pair["games"] == 80  # each deal played both ways round
+    assert pair["games"] == 240  # each deal played both ways round
     assert pair["win_rate_lo"] > 0.5
 
 
@@ -352,6 +353,31 @@ def test_match_equity_value_reads_the_table_by_distance_and_next_dealer():
         roll.sc[K.S_DEALER] = dealer
         params = SPEC.params(SPEC.resolve_rules({"target": target}))
         assert K.met_value(params, roll) == expected, (target, scores, dealer)
+
+
+def test_match_equity_exploration_follows_the_tables_slope():
+    # hands=0 scales UCB's exploration by the table's value per point at the decision's scores
+    # (kernel.met_slope) over the margin's (1/40 a point): read here from the table by hand,
+    # 10 points ahead for either team, and by what it should say of the game
+    from analyzer.games.pitch10.met import MET
+
+    params = SPEC.params(RULES)
+    ws = K.workspace(params)
+
+    def slope(scores, dealer):
+        ws.scores[0], ws.scores[1] = scores
+        ws.sc[K.S_DEALER] = dealer
+        return K.met_slope(params, ws)
+
+    assert K.MARGIN_SLOPE == 1 / 40 and K.SLOPE_STEP == 10
+    # the start, the next hand dealt by team 1 (seat 1 after dealer 0): 52 points each to go
+    assert slope((0, 0), 0) == pytest.approx((MET[1, 41, 51] - MET[1, 51, 41]) / 20)
+    assert 0.008 < slope((0, 0), 0) < 0.016  # about 0.011 a point at the start
+    # team 0 six points away: ten more points win it (1.0); team 1 ten more from 31
+    assert slope((46, 31), 3) == pytest.approx((1.0 - MET[0, 5, 10]) / 20)
+    # a close finish moves more a point than the start; a decided game next to nothing (the floor)
+    assert slope((47, 47), 1) > 2 * slope((0, 0), 1)
+    assert slope((51, -60), 2) == K.MARGIN_SLOPE / 10
 
 
 def test_match_equity_chain_scores_hands_by_the_rules():

@@ -1293,6 +1293,17 @@ TREE_DEPTH = 40
 #: a playout cut short by ``hands`` scores 0.5 plus the team's score margin over the hands it
 #: played, HAND_SWING points a hand being worth 0.5 (clipped to [0, 1])
 HAND_SWING = 20.0
+#: the score margin's value per point (``hands`` 1 to 999: HAND_SWING points a hand worth 0.5).
+#: With ``hands`` = MATCH_EQUITY the exploration constant is scaled by the match equity's own
+#: value per point at the decision's scores over this (``met_slope``): UCB1's exploration term
+#: is weighed against the spread of the rewards, and the table's values move 0.011 a point at
+#: the start (read 10 points either way), 0.036 at 40 to 40, 0.05 at 47 to 47 and next to
+#: nothing once the game is decided. Scaling the
+#: constant is scaling the rewards by a number fixed for the search (the same for every move),
+#: so the move played still has the best mean match equity among those searched alike.
+MARGIN_SLOPE = 1.0 / (2.0 * HAND_SWING)
+#: the score step over which ``met_slope`` reads the table: half a hand's swing
+SLOPE_STEP = 10
 #: the futures table is keyed by the hand's two score changes (S_DELTA0, S_DELTA1), each from
 #: FUTURE_LOW (a set bid of 10) to FUTURE_LOW + FUTURE_SPAN - 1; a change beyond (a made moon
 #: that lifts a score from below -37 to 0) is valued without the table
@@ -1363,16 +1374,34 @@ def met_value(params, roll):
     The table holds distances 1..MET_DIST: when a team is further away, both distances are
     lowered by the same amount until the further one is MET_DIST (the margin kept), and a
     distance then below 1 (a margin of MET_DIST or more) is read as 1."""
-    target = params[P_TARGET]
-    d0 = target - roll.scores[0]
-    d1 = target - roll.scores[1]
+    return met_at(params[P_TARGET] - roll.scores[0], params[P_TARGET] - roll.scores[1],
+                  ((roll.sc[S_DEALER] + 1) & 3) & 1)
+
+
+@njit(cache=True, _nrt=False)
+def met_at(d0, d1, team):
+    """``MET[team, d0 - 1, d1 - 1]`` for any distances, read as ``met_value`` says."""
     far = max(d0, d1) - MET_DIST
     if far > 0:
         d0 -= far
         d1 -= far
     d0 = max(d0, 1)
     d1 = max(d1, 1)
-    return MET[((roll.sc[S_DEALER] + 1) & 3) & 1, d0 - 1, d1 - 1]
+    return MET[team, d0 - 1, d1 - 1]
+
+
+@njit(cache=True, _nrt=False)
+def met_slope(params, ws):
+    """How much team 0's match equity moves with a point of score margin at ``ws``'s scores:
+    the table (``met_at``, the next hand dealt by the current dealer's left) read SLOPE_STEP
+    points ahead for either team (a distance that reaches 0 counts as a won game), the
+    difference over the 2 * SLOPE_STEP points between the two; at least MARGIN_SLOPE / 10."""
+    d0 = params[P_TARGET] - ws.scores[0]
+    d1 = params[P_TARGET] - ws.scores[1]
+    team = ((ws.sc[S_DEALER] + 1) & 3) & 1
+    ahead = 1.0 if d0 <= SLOPE_STEP else met_at(d0 - SLOPE_STEP, d1, team)
+    behind = 0.0 if d1 <= SLOPE_STEP else met_at(d0, d1 - SLOPE_STEP, team)
+    return max((ahead - behind) / (2.0 * SLOPE_STEP), MARGIN_SLOPE / 10.0)
 
 
 @njit(cache=True, _nrt=False)
@@ -1452,6 +1481,8 @@ def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explor
     future = mcws.future
     future[:] = -1.0  # (every search values its own hands' futures: the scores before it differ)
     c = explore / 100.0
+    if hands == MATCH_EQUITY:  # the exploration on the table's scale here (MARGIN_SLOPE's notes)
+        c *= met_slope(params, ws) / MARGIN_SLOPE
     margin0 = ws.scores[0] - ws.scores[1]
     sc, legal, path = roll.sc, roll.legal, tree.path
     for it in range(iterations):

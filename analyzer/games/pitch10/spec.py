@@ -802,9 +802,10 @@ SPEC = Pitch10Spec(
         "ismcts": StrategyInfo(4, "information-set Monte Carlo tree search: each iteration samples the hidden "
                                   "cards as mc does, walks a tree of what this seat knows (UCB1, explore in "
                                   "hundredths, every seat's moves by the rules of that world), plays the hand out "
-                                  "with the base strategy and backs up each seat's team's result: hands=0, the hand "
-                                  "valued by the match-equity table (1 won, 0 lost; a hand that leaves the game open "
-                                  "is worth the chance to win from the scores it leaves, met.py); hands=1000, the "
+                                  "with the base strategy and backs up each seat's team's result: hands=0 (the "
+                                  "default), the hand valued by the match-equity table (1 won, 0 lost; a hand that "
+                                  "leaves the game open is worth the chance to win from the scores it leaves, met.py; "
+                                  "explore scaled by the table's value per point at the scores); hands=1000, the "
                                   "game's (1 won, 0 lost; a hand that leaves the game open is worth the share of "
                                   f"wins of {FUTURES} playouts of the rest of the game, shared by every "
                                   "iteration that ends the hand with the same score changes), else after hands "
@@ -812,7 +813,7 @@ SPEC = Pitch10Spec(
                                   "visited move. search=1: the play only (bids, trump, keep or give and discards "
                                   "are the base's), 2: every decision, 3: every decision, the tree within the "
                                   "decision's phase (the base plays on from the next)",
-                               {"iterations": 1000, "base": "heuristic", "explore": 30, "hands": 1,
+                               {"iterations": 1000, "base": "heuristic", "explore": 30, "hands": MATCH_EQUITY,
                                 "search": 3},
                                {"iterations": (1, MAX_ITERATIONS), "hands": (MATCH_EQUITY, WHOLE_GAME),
                                 "search": (SEARCH_PLAY, SEARCH_PHASE)}),
