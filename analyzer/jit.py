@@ -364,16 +364,21 @@ else:
 
 
 def _fast_deposit() -> bool:
-    """Whether this CPU has BMI2's ``pdep`` as one fast instruction: x86-64 with BMI2, but
-    not AMD's Zen 1 and 2 (znver1, znver2), where it is microcoded and takes tens of cycles.
-    numba compiles for the host CPU, and its cache is keyed on the CPU's name and features,
-    so code built here with ``pdep`` is never loaded on a CPU without it."""
+    """Whether the CPU numba compiles for has BMI2's ``pdep`` as one fast instruction: x86-64
+    with BMI2, but not AMD's Zen 1 and 2 (znver1, znver2), where it is microcoded and takes
+    tens of cycles. That CPU is the host's, or the one ``NUMBA_CPU_NAME`` and
+    ``NUMBA_CPU_FEATURES`` name (a cache built for other machines), read as numba reads them;
+    numba's cache is keyed on the CPU's name and features, so code built with ``pdep`` is
+    never loaded for a CPU without it."""
     if DEBUG:
         return False
     from llvmlite import binding
 
-    features = binding.get_host_cpu_features()
-    return features.get("bmi2", False) and binding.get_host_cpu_name() not in ("znver1", "znver2")
+    name = numba.config.CPU_NAME or binding.get_host_cpu_name()
+    features = numba.config.CPU_FEATURES
+    if features is None:
+        features = binding.get_host_cpu_features().flatten()
+    return "+bmi2" in features.split(",") and name not in ("znver1", "znver2")
 
 
 #: ``deposit_bits`` compiles to one ``pdep`` (``bits.nth_bit`` uses it when this is true)

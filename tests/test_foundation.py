@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -76,8 +77,10 @@ def test_nth_bit_is_one_pdep_where_the_cpu_has_a_fast_one():
     code holds a pdep; elsewhere it is the loop of nth_bit_by_clearing."""
     from llvmlite import binding
 
-    fast = binding.get_host_cpu_features().get("bmi2", False) and binding.get_host_cpu_name() not in ("znver1", "znver2")
-    assert jit.FAST_DEPOSIT == (fast and not jit.DEBUG)
+    if jit.numba.config.CPU_NAME is None and jit.numba.config.CPU_FEATURES is None:  # compiled for this CPU
+        fast = binding.get_host_cpu_features().get("bmi2", False) and binding.get_host_cpu_name() not in ("znver1",
+                                                                                                         "znver2")
+        assert jit.FAST_DEPOSIT == (fast and not jit.DEBUG)
     assert bits.nth_bit is (bits.nth_bit_by_deposit if jit.FAST_DEPOSIT else bits.nth_bit_by_clearing)
     if jit.FAST_DEPOSIT:
         @jit.numba.njit
@@ -86,6 +89,21 @@ def test_nth_bit_is_one_pdep_where_the_cpu_has_a_fast_one():
 
         assert third_card(np.int64(0b1011_0100)) == 5
         assert "pdep" in third_card.inspect_asm(third_card.signatures[0])
+
+
+def test_nth_bit_clears_bits_when_numba_compiles_for_a_cpu_without_bmi2(tmp_path):
+    # a cache built for other machines (NUMBA_CPU_NAME / NUMBA_CPU_FEATURES): no pdep, which that
+    # CPU could not run, whatever this one has
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CPU_NAME="generic", NUMBA_CPU_FEATURES="+sse2", ANALYZER_CACHE_DIR=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    code = ("import numpy as np; from analyzer import bits, jit; import numba\n"
+            "f = numba.njit(lambda x, k: bits.nth_bit(x, k))\n"
+            "print(jit.FAST_DEPOSIT, f(np.int64(0b1011_0100), 2), 'pdep' in f.inspect_asm(f.signatures[0]))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "5", "False"]
 
 
 # ---- random streams ------------------------------------------------------------------------
