@@ -81,7 +81,7 @@ def write_perf_map(objects: Path | None = None) -> int:
 
     names: dict[int, str] = {}
     sizes: dict[str, int] = {}
-    where: dict[str, tuple[str, int]] = {}
+    where: dict[str, tuple[str, int, int]] = {}  # name: (object file, offset there, address)
     for obj in gc.get_objects():
         if not isinstance(obj, CPUDispatcher):
             continue

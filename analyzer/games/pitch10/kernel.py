@@ -1298,9 +1298,9 @@ HAND_SWING = 20.0
 #: value per point at the decision's scores over this (``met_slope``): UCB1's exploration term
 #: is weighed against the spread of the rewards, and the table's values move 0.011 a point at
 #: the start (read 10 points either way), 0.036 at 40 to 40, 0.05 at 47 to 47 and next to
-#: nothing once the game is decided. Scaling the
-#: constant is scaling the rewards by a number fixed for the search (the same for every move),
-#: so the move played still has the best mean match equity among those searched alike.
+#: nothing once the game is decided. Scaling the constant is scaling the rewards by a number
+#: fixed for the search (the same for every move), so the move played still has the best mean
+#: match equity among those searched alike.
 MARGIN_SLOPE = 1.0 / (2.0 * HAND_SWING)
 #: the score step over which ``met_slope`` reads the table: half a hand's swing
 SLOPE_STEP = 10
@@ -1374,8 +1374,13 @@ def met_value(params, roll):
     The table holds distances 1..MET_DIST: when a team is further away, both distances are
     lowered by the same amount until the further one is MET_DIST (the margin kept), and a
     distance then below 1 (a margin of MET_DIST or more) is read as 1."""
-    return met_at(params[P_TARGET] - roll.scores[0], params[P_TARGET] - roll.scores[1],
-                  ((roll.sc[S_DEALER] + 1) & 3) & 1)
+    return met_at(params[P_TARGET] - roll.scores[0], params[P_TARGET] - roll.scores[1], next_dealer_team(roll))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def next_dealer_team(ws):
+    """The team of the next hand's dealer: the current dealer's left (the table's ``t``)."""
+    return ((ws.sc[S_DEALER] + 1) & 3) & 1
 
 
 @njit(cache=True, _nrt=False)
@@ -1398,7 +1403,7 @@ def met_slope(params, ws):
     difference over the 2 * SLOPE_STEP points between the two; at least MARGIN_SLOPE / 10."""
     d0 = params[P_TARGET] - ws.scores[0]
     d1 = params[P_TARGET] - ws.scores[1]
-    team = ((ws.sc[S_DEALER] + 1) & 3) & 1
+    team = next_dealer_team(ws)
     ahead = 1.0 if d0 <= SLOPE_STEP else met_at(d0 - SLOPE_STEP, d1, team)
     behind = 0.0 if d1 <= SLOPE_STEP else met_at(d0, d1 - SLOPE_STEP, team)
     return max((ahead - behind) / (2.0 * SLOPE_STEP), MARGIN_SLOPE / 10.0)

@@ -48,9 +48,10 @@ refill, and the trumps played so far. Trumps are 16-bit strength masks (rules.py
   every ending (common random numbers: ``hand_future``); ``MATCH_EQUITY`` (0, the default)
   this hand, then the chance to win read from the match-equity table (met.py), with the
   exploration scaled to the table's value per point at the decision's scores
-  (``kernel.met_slope``); 1 to 999 that many hands, then 0.5 plus the score margin. ``search`` says which decisions it searches: 1 the play only (the
-  others are the base's, as ``pimc``'s), 2 every decision, 3 every decision with the tree kept
-  to the decision's phase (a bid's tree holds the bidding; the base plays on from the trump).
+  (``kernel.met_slope``); 1 to 999 that many hands, then 0.5 plus the score margin.
+  ``search`` says which decisions it searches: 1 the play only (the others are the base's, as
+  ``pimc``'s), 2 every decision, 3 every decision with the tree kept to the decision's phase
+  (a bid's tree holds the bidding; the base plays on from the trump).
 """
 
 from __future__ import annotations
