@@ -18,6 +18,7 @@ import inspect
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -143,6 +144,37 @@ class _FewerCollections(numba.core.event.Listener):
 
 
 numba.core.event.register("numba:compile", _FewerCollections())
+
+
+class _CompileLog(numba.core.event.Listener):
+    """``ANALYZER_COMPILE_LOG=FILE``: each outermost compile of half a second or more appended
+    to FILE as a line "pid seconds module.function test" (the test: pytest's current one, or
+    -), for finding where a test run's compile time goes. Off by default."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.depth = 0
+        self.started = 0.0
+        self.name = ""
+
+    def on_start(self, event) -> None:
+        if self.depth == 0:
+            function = event.data["dispatcher"].py_func
+            self.name = f"{function.__module__}.{function.__qualname__}"
+            self.started = time.perf_counter()
+        self.depth += 1
+
+    def on_end(self, event) -> None:
+        self.depth -= 1
+        seconds = time.perf_counter() - self.started
+        if self.depth == 0 and seconds >= 0.5:
+            test = os.environ.get("PYTEST_CURRENT_TEST", "-").split(" ")[0]
+            with open(self.path, "a") as log:
+                log.write(f"{os.getpid()} {seconds:.2f} {self.name} {test}\n")
+
+
+if os.environ.get("ANALYZER_COMPILE_LOG"):
+    numba.core.event.register("numba:compile", _CompileLog(os.environ["ANALYZER_COMPILE_LOG"]))
 from numba import prange  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
 from numba.core import codegen as _codegen  # noqa: E402
