@@ -16,9 +16,9 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # compile every game's kernels once (numba's cache), two games at a time: the first run of
-# each game is then as fast as the next ones (scripts/warm.sh says which entry points)
+# each game is then as fast as the next ones (scripts/warm.py says which entry points)
 warm: $(STAMP)
-	@$(BIN)/python -c "from analyzer import games; print(*games.names(), sep='\n')" | xargs -P $(JOBS) -I{} scripts/warm.sh $(BIN) {}
+	@$(BIN)/python scripts/warm.py --jobs $(JOBS)
 
 demo: warm
 	$(BIN)/analyzer games

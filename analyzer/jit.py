@@ -11,6 +11,7 @@ stale kernel is impossible, and editing one game's kernel recompiles that game o
 
 from __future__ import annotations
 
+import copy
 import functools
 import gc
 import hashlib
@@ -144,6 +145,51 @@ class _FewerCollections(numba.core.event.Listener):
 
 
 numba.core.event.register("numba:compile", _FewerCollections())
+
+
+class _OneCopyOfTheScope:
+    """numba's inliner (``inline="always"``) copies the callee's IR one block at a time, each
+    with ``copy.deepcopy`` and a memo of its own; every variable of a block refers to the
+    function's one scope, which lists every variable of the function, so each block copied
+    the whole scope again: blocks times variables, 6 million deep copies to inline Pitch's
+    play loop into its traced game. On Python 3.11 that recursion can also cross a chunk
+    boundary of the interpreter's frame stack at every step, each crossing an ``mmap`` and
+    a ``munmap`` (perf: ``_PyThreadState_BumpFramePointerSlow``): compiling ``play``'s
+    kernel for Pitch took 35 s on the kernel thread and 15 s on the main thread. Here the
+    blocks of one IR share one memo, as they share one scope in the IR copied: the copy
+    has the same blocks and statements, and one scope shared by its blocks, as every IR
+    numba makes. Pitch's ``play`` compiles in 7 s; warming every game compiled for 371 s
+    of CPU, against 455 (2026-12-04); every game is identical (scripts/fingerprint.py).
+
+    It stands in for the ``copy`` module in ``numba.core.inline_closurecall``, whose only
+    use of it is that copy; a memo lives for one ``InlineWorker.inline_ir`` call (each of its
+    two copies has its own, keyed by the scope copied)."""
+
+    memos: dict[int, dict] | None = None
+
+    @classmethod
+    def deepcopy(cls, value, memo=None):
+        if memo is None and cls.memos is not None and isinstance(value, _numba_ir.Block):
+            memo = cls.memos.setdefault(id(value.scope), {})
+        return copy.deepcopy(value, memo)
+
+    copy = staticmethod(copy.copy)
+
+
+def _inline_ir_one_scope_copy(self, *args, **kwargs):
+    saved, _OneCopyOfTheScope.memos = _OneCopyOfTheScope.memos, {}
+    try:
+        return _numba_inline_ir(self, *args, **kwargs)
+    finally:
+        _OneCopyOfTheScope.memos = saved
+
+
+from numba.core import inline_closurecall as _inline_closurecall  # noqa: E402
+from numba.core import ir as _numba_ir  # noqa: E402
+
+_numba_inline_ir = _inline_closurecall.InlineWorker.inline_ir
+_inline_closurecall.copy = _OneCopyOfTheScope
+_inline_closurecall.InlineWorker.inline_ir = _inline_ir_one_scope_copy
 
 
 class _CompileLog(numba.core.event.Listener):

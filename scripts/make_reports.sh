@@ -41,7 +41,7 @@ for game in "${games[@]}"; do
   rm -rf "${OUT:?}/$game"
   # compile the game's kernels in child processes first (a no-op on a warm cache), so that
   # the report's own peak memory is its work's, not numba's compiler's
-  scripts/warm.sh "$(dirname "$(command -v "$ANALYZER")")" "$game"
+  "$PYTHON" scripts/warm.py --jobs 1 "$game" > /dev/null
   "${timer[@]}" "$ANALYZER" report "$game" --out "$OUT/$game" "${flags[@]}" ${WORKERS:+--workers "$WORKERS"}
   peak=""
   if [ -f "$OUT/.time.txt" ]; then

@@ -261,3 +261,54 @@ def test_a_game_that_declares_it_keeps_numbas_optimization_at_every_level(optimi
     from analyzer.games import two_ten_jack
 
     assert two_ten_jack.OPTIMIZE_EACH_LEVEL is True
+
+
+def _branchy(x):
+    y = 0
+    if x > 0:
+        y = x + 1
+    else:
+        y = x - 1
+    for i in range(3):
+        if i == x:
+            y += 10
+        y += i
+    return y
+
+
+def test_the_inliner_copies_an_ir_with_one_scope_shared_by_its_blocks():
+    """jit._OneCopyOfTheScope: the blocks of an IR copied during one ``inline_ir`` share one
+    copy of the scope (numba copied the whole scope once per block), and are the same blocks."""
+    from numba.core import compiler, inline_closurecall
+
+    from analyzer import jit
+
+    assert inline_closurecall.copy is jit._OneCopyOfTheScope
+    func_ir = compiler.run_frontend(_branchy)
+    assert len(func_ir.blocks) > 4
+    jit._OneCopyOfTheScope.memos = {}
+    try:
+        copies = {label: jit._OneCopyOfTheScope.deepcopy(block) for label, block in func_ir.blocks.items()}
+    finally:
+        jit._OneCopyOfTheScope.memos = None
+    assert len({id(block.scope) for block in copies.values()}) == 1
+    assert all(block.scope is not func_ir.blocks[label].scope for label, block in copies.items())
+    for label, block in copies.items():
+        assert [str(s) for s in block.body] == [str(s) for s in func_ir.blocks[label].body]
+    # outside an inline_ir: numba's deepcopy, a scope per block as before
+    apart = [jit._OneCopyOfTheScope.deepcopy(block) for block in func_ir.blocks.values()]
+    assert len({id(block.scope) for block in apart}) == len(apart)
+
+
+def test_a_function_inlined_twice_computes_as_written():
+    """Two call sites of one ``inline="always"`` function get their own copies of it."""
+    from analyzer.jit import numba
+
+    inlined = numba.njit(inline="always")(_branchy)
+
+    @numba.njit
+    def twice(a, b):
+        return inlined(a) * 100 + inlined(b)
+
+    assert [twice(a, b) for a, b in [(1, 2), (-4, 0), (2, 5)]] == [
+        _branchy(a) * 100 + _branchy(b) for a, b in [(1, 2), (-4, 0), (2, 5)]]

@@ -1,0 +1,88 @@
+"""Compile every game's kernels into numba's cache, so that no later run waits for them.
+
+``make warm`` runs it (and so ``make demo`` and ``make test``). Each game is warmed in a
+process of its own, ``--jobs`` games at a time; within a game's process each step compiles
+one entry point and tier, and the later steps reuse what the earlier ones typed:
+
+1. simulate (``run_chunk``, base strategies),
+2. play (``run_traced``) and evaluate at the first decision of that game (``evaluate_chunk``
+   and the position's replay),
+3. simulate and play with an ``mc`` seat (the search tier of ``run_chunk`` and ``run_traced``:
+   records and a report's ladder timings need the latter).
+
+    python scripts/warm.py                  # every game, two at a time
+    python scripts/warm.py --jobs 1 hearts2
+
+A game whose kernels are already cached takes a second or two. The games start in the order
+of the size of their compiled sources, largest first, so that the longest compile does not
+start last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def warm_game(game: str) -> None:
+    """The steps of the module docstring, in this process."""
+    from analyzer import api, records
+
+    api.simulate(game, games=2, seed=1, workers=1)
+    played = api.play(game, seed=1)
+    with tempfile.TemporaryDirectory() as folder:
+        record = Path(folder) / "warm.jsonl"
+        record.write_text(records.to_jsonl(played))
+        api.evaluate(game, record=str(record), at=1, samples=20, workers=1)
+    api.simulate(game, games=1, seed=1, seats={0: "mc:k=1"}, workers=1)
+    api.play(game, seed=1, seats={0: "mc:k=1"})
+
+
+def compiled_size(game: str) -> int:
+    """Bytes of the game's compiled sources: how long its warm-up takes, roughly."""
+    from analyzer import games as registry
+    from analyzer.jit import PYTHON_SIDE
+
+    package = Path(sys.modules[type(registry.get(game)).__module__].__file__).parent
+    return sum(p.stat().st_size for p in package.glob("*.py") if p.name not in PYTHON_SIDE)
+
+
+def main() -> int:
+    from analyzer import games as registry
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", help="games to warm (default: every game)")
+    parser.add_argument("--jobs", type=int, default=2, help="games compiled at a time")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a worker: warm here
+    args = parser.parse_args()
+    names = args.games or registry.names()
+    if args.one:
+        for game in names:
+            warm_game(game)
+        return 0
+    order = sorted(names, key=compiled_size, reverse=True)
+
+    def run(game: str) -> int:
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, __file__, "--one", game], capture_output=True, text=True)
+        status = "ok" if done.returncode == 0 else "FAILED"
+        print(f"warm {game}: {status} in {time.perf_counter() - started:.0f} s", flush=True)
+        if done.returncode:
+            print(done.stderr[-3000:], file=sys.stderr)
+        return done.returncode
+
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        codes = list(pool.map(run, order))
+    return max(codes)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
