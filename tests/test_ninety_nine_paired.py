@@ -15,6 +15,9 @@ from analyzer.cards import token
 from analyzer.games.ninety_nine import study as nn
 from test_ninety_nine import legal_after  # the tests' own plain-Python reading of the moves
 
+# one worker: its tests share a module fixture and a kernel that two workers would each compile
+pytestmark = pytest.mark.xdist_group("ninety_nine_paired")
+
 SEED = 11
 SPEC = registry.get("ninety-nine")
 RULES = SPEC.resolve_rules()

@@ -21,6 +21,9 @@ from analyzer import report as rp
 from analyzer.cards import parse_card, token
 from analyzer.strategies import resolve_seats, strategy_array
 
+# one worker: its tests share a module fixture and a kernel that two workers would each compile
+pytestmark = pytest.mark.xdist_group("paired_swaps")
+
 SEED = 77
 N = 400
 
