@@ -336,3 +336,28 @@ def test_kernels_are_cached_by_analyzers_locator_not_next_to_the_source():
     from analyzer.games.ninety_nine import kernel
 
     assert str(kernel.run_chunk.stats.cache_path).startswith(str(jit._cache_root()))
+
+
+def test_xdist_groups_keep_a_modules_tests_on_one_worker(tmp_path):
+    """`make test` runs `-n 2 --dist loadgroup`: a module marked with an xdist group runs on
+    one worker, so its module-scoped set-ups are made once (pytest 9.2 with pytest-xdist 3.8
+    spread them over both, silently: the suite took 360 s instead of 309 on a warm cache)."""
+    import subprocess
+    import sys
+
+    for name in ("a", "b"):
+        (tmp_path / f"test_{name}.py").write_text(
+            "import os, time, pytest\n"
+            f"pytestmark = pytest.mark.xdist_group('{name}')\n"
+            "@pytest.mark.parametrize('i', range(4))\n"
+            f"def test_{name}(i):\n"
+            "    time.sleep(0.05)\n"
+            f"    with open('workers_{name}.txt', 'a') as f:\n"
+            "        f.write(os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+                           "--dist", "loadgroup", "-o", "addopts=", str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:]
+    for name in ("a", "b"):
+        workers = (tmp_path / f"workers_{name}.txt").read_text().split()
+        assert len(workers) == 4 and len(set(workers)) == 1, (name, workers)
