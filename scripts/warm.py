@@ -64,6 +64,10 @@ def main() -> int:
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a worker: warm here
     args = parser.parse_args()
     names = args.games or registry.names()
+    unknown = [game for game in names if game not in registry.names()]
+    if unknown:
+        print(f"error: unknown game {unknown[0]!r} (games: {', '.join(registry.names())})", file=sys.stderr)
+        return 2
     if args.one:
         for game in names:
             warm_game(game)
