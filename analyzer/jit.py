@@ -212,8 +212,10 @@ class _CompileLog(numba.core.event.Listener):
 
     def on_end(self, event) -> None:
         self.depth -= 1
+        if self.depth > 0:
+            return
         seconds = time.perf_counter() - self.started
-        if self.depth == 0 and seconds >= 0.5:
+        if seconds >= 0.5:
             test = os.environ.get("PYTEST_CURRENT_TEST", "-").split(" ")[0]
             with open(self.path, "a") as log:
                 log.write(f"{os.getpid()} {seconds:.2f} {self.name} {test}\n")

@@ -47,12 +47,13 @@ def warm_game(game: str) -> None:
 
 
 def compiled_size(game: str) -> int:
-    """Bytes of the game's compiled sources: how long its warm-up takes, roughly."""
+    """Bytes of the game's compiled sources (``jit``'s list of them): how long its warm-up
+    takes, roughly."""
     from analyzer import games as registry
-    from analyzer.jit import PYTHON_SIDE
+    from analyzer import jit
 
-    package = Path(sys.modules[type(registry.get(game)).__module__].__file__).parent
-    return sum(p.stat().st_size for p in package.glob("*.py") if p.name not in PYTHON_SIDE)
+    package = Path(sys.modules[type(registry.get(game)).__module__].__file__).parent.name
+    return sum(p.stat().st_size for p in jit._compiled_files() if jit._game_of(p) == package)
 
 
 def main() -> int:
