@@ -49,12 +49,12 @@ def test_ismcts_games_follow_the_rules_and_end():
 
 
 def test_ismcts_games_are_reproducible(tmp_path):
-    kw = dict(games=24, seed=9, seats=["ismcts:iterations=30", "heuristic"])
+    kw = dict(games=12, seed=9, seats=["ismcts:iterations=30", "heuristic"])
     api.simulate(GAME, workers=1, out=str(tmp_path / "a.csv"), **kw)
-    api.simulate(GAME, workers=2, chunk=7, out=str(tmp_path / "b.csv"), **kw)
+    api.simulate(GAME, workers=2, chunk=5, out=str(tmp_path / "b.csv"), **kw)
     a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
     pd.testing.assert_frame_equal(a, b)
-    assert len(a) == 24
+    assert len(a) == 12
     # the same game as simulate plays (records and simulate run one loop)
     record = api.play(GAME, seed=9, index=3, games=1, seats=["ismcts:iterations=30", "heuristic"])[0]
     assert record[-1]["scores"] == [int(a.loc[3, "score_0"]), int(a.loc[3, "score_1"])]
@@ -131,9 +131,10 @@ def test_ismcts_plays_to_win_the_game_when_the_round_decides_it():
 # ---- strength, and evaluate's rollouts --------------------------------------------------------------
 
 def test_ismcts_beats_the_heuristic_in_compare():
-    result = api.compare(GAME, ["ismcts:iterations=300", "heuristic"], games=60, seed=3, workers=1)
+    # 30 deals: 0.82 of the wins, 95% interval [0.70, 0.90] (60 deals gave 0.83 [0.76, 0.89])
+    result = api.compare(GAME, ["ismcts:iterations=300", "heuristic"], games=30, seed=3, workers=1)
     (pair,) = [p for p in result.tables["pairs"].to_dict("records") if p["strategy"] == "ismcts:iterations=300"]
-    assert pair["games"] == 120  # each deal played both ways round
+    assert pair["games"] == 60  # each deal played both ways round
     assert pair["win_rate_lo"] > 0.5
 
 

@@ -95,24 +95,25 @@ def test_cli_compare_with_user_strategies(cli, tmp_path):
     assert csv.is_file()
 
 
-def _job(tmp_path: Path, strategies: list[str], seats: dict[int, str], game: str = "ninety-nine") -> Path:
+def _job(tmp_path: Path, strategies: list[str], seats: dict[int, str], game: str = "ninety-nine",
+         games: int = 1000, chunk: int = 500) -> Path:
     seat_text = ", ".join(f'{k} = "{v}"' for k, v in seats.items())
     text = f"""
 [defaults]
 seed = 9
-chunk = 500
+chunk = {chunk}
 game = "{game}"
 
 [[run]]
 name = "cmp"
 kind = "compare"
-games = 1000
+games = {games}
 strategies = {json.dumps(strategies)}
 
 [[run]]
 name = "sim"
 kind = "simulate"
-games = 1000
+games = {games}
 seats = {{ {seat_text} }}
 """
     path = tmp_path / "job.toml"
@@ -342,7 +343,8 @@ def test_compare_and_evaluate_with_a_user_base():
 
 
 def test_batch_with_a_user_base_travels_to_dask(tmp_path):
-    job = _job(tmp_path, [MC_USER, "heuristic"], {0: MC_USER})
+    # mc's rollouts are slow: 200 games, in chunks of 50, still spread over both workers
+    job = _job(tmp_path, [MC_USER, "heuristic"], {0: MC_USER}, games=200, chunk=50)
     runs = batch.load_job(job)
     assert runs[0].user_strategies() == [UNIFORM_ALWAYS]
     assert UNIFORM_ALWAYS.rsplit(":", 1)[0] in runs[0].travelling().sources
