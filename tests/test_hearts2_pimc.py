@@ -153,10 +153,10 @@ def test_pimc_plays_the_forced_answer():
 # ---- strength ---------------------------------------------------------------------------------------
 
 def test_pimc_beats_the_heuristic_in_compare():
-    result = api.compare("hearts2", ["pimc:k=8", "heuristic"], games=40, seed=3, workers=1)
+    result = api.compare("hearts2", ["pimc:k=8", "heuristic"], games=20, seed=3, workers=1)
     (pair,) = result.tables["pairs"].to_dict("records")
-    assert pair["strategy"] == "pimc:k=8" and pair["games"] == 80  # each deal played both ways round
-    # measured: 0.91 (0.83-0.96) with these games and seed
+    assert pair["strategy"] == "pimc:k=8" and pair["games"] == 40  # each deal played both ways round
+    # measured: 0.90 (0.77-0.96) with these games and seed (40 deals: 0.91, 0.83-0.96)
     assert pair["win_rate_lo"] > 0.5
     assert pair["score_margin_hi"] < 0  # it ends the games with fewer points
 

@@ -70,13 +70,13 @@ def test_ismcts_games_follow_the_rules_and_end():
 
 
 def test_ismcts_games_are_reproducible(tmp_path):
-    kw = dict(games=24, seed=9, seats=["ismcts:iterations=20", "heuristic", "ismcts:iterations=20,search=2,hands=1000",
+    kw = dict(games=12, seed=9, seats=["ismcts:iterations=20", "heuristic", "ismcts:iterations=20,search=2,hands=1000",
                                        "random"])
     api.simulate(GAME, workers=1, out=str(tmp_path / "a.csv"), **kw)
-    api.simulate(GAME, workers=2, chunk=7, out=str(tmp_path / "b.csv"), **kw)
+    api.simulate(GAME, workers=2, chunk=5, out=str(tmp_path / "b.csv"), **kw)
     a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
     pd.testing.assert_frame_equal(a, b)
-    assert len(a) == 24
+    assert len(a) == 12
     # the same game as simulate plays (records and simulate run one loop)
     record = api.play(GAME, seed=9, index=3, games=1, seats=kw["seats"])[0]
     assert record[-1]["scores"] == [int(a.loc[3, "score_0"]), int(a.loc[3, "score_1"])]
