@@ -128,7 +128,7 @@ _PRODUCT_PATHS = textwrap.dedent("""
     record.write_text(records.to_jsonl(played))
     decisions = sum(event["ev"] == "decide" for event in played[0])
     for at in sorted({1, 2, decisions // 2, decisions}):  # positions rebuilt from the record
-        api.evaluate(game, record=str(record), at=at, samples=20)
+        api.evaluate(game, record=str(record), at=at, samples=4)
     if registry.get(game).has_solver:  # the last decision: a play, with few cards left
         api.solve(game, record=str(record), at=decisions)
     twins = sorted(f"{module.__name__}.{name}" for module in list(sys.modules.values())

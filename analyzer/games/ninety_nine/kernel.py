@@ -701,7 +701,11 @@ def new_game(seed, index, params, ws, out, err):
 def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, search):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
     new_game(seed, index, params, ws, out, err)
-    play_rest(seed, index, params, strat, users, tier, ws, search, out, err, trace, tracing, -1, True)
+    # ``forced`` and ``deal`` typed int64 and bool, not as literals: evaluate_block's and
+    # exchange_block's calls then share this compiled play_rest (a literal argument compiles
+    # a specialization of its own)
+    play_rest(seed, index, params, strat, users, tier, ws, search, out, err, trace, tracing, np.int64(-1),
+              np.bool_(True))
 
 
 @njit(cache=True)
@@ -789,7 +793,7 @@ def exchange_block(seed, start, params, strat, swaps, result, lo, hi, users, tie
             first_deal(seed, start + i, params, ws, out, err, trace)
             exchange(ws, swaps[i, a, 0], swaps[i, a, 1])
             result[i, a, 0] = play_rest(seed, start + i, params, strat, users, tier, ws, search, out, err, trace,
-                                        False, -1, False)
+                                        False, np.int64(-1), np.bool_(False))
             result[i, a, 1] = out[0]
 
 
@@ -1049,7 +1053,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             seed_stream(ws.play_rng, seed, start + j, PLAY)
             out[:] = 0
             busted = play_rest(seed, start + j, params, strat, users, tier, ws, search, out, err, trace, False,
-                               options[i], False)
+                               options[i], np.bool_(False))
             result[j, i, 0] = 1 if busted == seat else 0
             result[j, i, 1] = (out[0] >> seat) & 1
 

@@ -1211,7 +1211,9 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
     sc[S_TRACK] = tracks(strat)
     sc[S_DEALER] = randbelow(deal_rng, 2)
     deal_round(ws, trace, tracing)
-    play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, -1)
+    # ``forced`` typed int64, not as the literal -1: evaluate_block's call then shares this
+    # compiled play_rest (a literal argument compiles a specialization of its own)
+    play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, np.int64(-1))
 
 
 @njit(cache=True)
