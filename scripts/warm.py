@@ -8,7 +8,8 @@ one entry point and tier, and the later steps reuse what the earlier ones typed:
 2. play (``run_traced``) and evaluate at the first decision of that game (``evaluate_chunk``
    and the position's replay),
 3. simulate and play with an ``mc`` seat (the search tier of ``run_chunk`` and ``run_traced``:
-   records and a report's ladder timings need the latter).
+   records and a report's ladder timings need the latter), and evaluate with ``mc`` rollouts
+   (the search tier of ``evaluate_chunk``).
 
     python scripts/warm.py                  # every game, two at a time
     python scripts/warm.py --jobs 1 hearts2
@@ -41,9 +42,21 @@ def warm_game(game: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         record = Path(folder) / "warm.jsonl"
         record.write_text(records.to_jsonl(played))
-        api.evaluate(game, record=str(record), at=1, samples=20, workers=1)
-    api.simulate(game, games=1, seed=1, seats={0: "mc:k=1"}, workers=1)
-    api.play(game, seed=1, seats={0: "mc:k=1"})
+        at = first_sampled(game, str(record), len([e for e in played[0] if e["ev"] == "decide"]))
+        api.simulate(game, games=1, seed=1, seats={0: "mc:k=1"}, workers=1)
+        api.play(game, seed=1, seats={0: "mc:k=1"})
+        api.evaluate(game, record=str(record), at=at, samples=2, workers=1, rollout="mc:k=1")
+
+
+def first_sampled(game: str, record: str, decisions: int) -> int:
+    """The first decision of the record that ``evaluate`` samples (one whose options are all
+    forced or equivalent is answered without the evaluation kernel), evaluated on the way."""
+    from analyzer import api
+
+    for at in range(1, decisions + 1):
+        if api.evaluate(game, record=record, at=at, samples=20, workers=1).samples > 0:
+            return at
+    raise RuntimeError(f"{game}: no decision of the warm-up game is sampled")
 
 
 def compiled_size(game: str) -> int:
