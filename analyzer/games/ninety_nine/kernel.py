@@ -293,7 +293,7 @@ def deal_round(seed, index, params, ws, out, trace, tracing):
     seed_stream(deal_rng, seed, index, hand_purpose(sc[S_ROUNDS]))
     for d in range(0, ncards, 52):  # all cards gathered: codes 0..51 once per deck
         for c in range(52):
-            stock[d + c] = c
+            stock[ix(d + c)] = c  # unsigned: LLVM writes the deck with vector stores
     top = 0
     s = dealer
     for c in range(HAND_SIZE):
@@ -350,7 +350,7 @@ def play_slot(ws, slot, move, trace, tracing):
     if top == end:
         # rebuild: the card just played stays on the pile, the rest is the stock
         for i in range(npile - 1):
-            stock[i] = pile[i]
+            stock[ix(i)] = pile[ix(i)]  # unsigned indices: a plain copy for LLVM
         top, end = 0, npile - 1
         pile[0] = pile[npile - 1]
         npile = 1
