@@ -228,6 +228,27 @@ def test_take_cards_uses_lowest_suits():
     assert left == (1 << 39) | (1 << 5)
 
 
+def test_take_cards_matches_a_plain_removal_on_random_hands():
+    """Any hand, any counts per rank up to what it holds: the cards taken are the lowest
+    suits of each rank (a plain walk over the suits, card ``s * 13 + r``)."""
+    rng = np.random.default_rng(22)
+    for _ in range(3000):
+        mask = int(rng.integers(0, 1 << 52))
+        counts = {}
+        for r in range(13):
+            held = sum(mask >> (s * 13 + r) & 1 for s in range(4))
+            if held and rng.random() < 0.5:
+                counts[r] = int(rng.integers(1, held + 1))
+        expected = mask
+        for r, c in counts.items():
+            for s in range(4):
+                if c and expected >> (s * 13 + r) & 1:
+                    expected ^= 1 << (s * 13 + r)
+                    c -= 1
+        move = sum(c << (4 * r) for r, c in counts.items())
+        assert R.take_cards(np.int64(mask), np.int64(move)) == expected, (hex(mask), counts)
+
+
 def chi_square_uniform(counts: list[int]) -> float:
     n, k = sum(counts), len(counts)
     expected = n / k
