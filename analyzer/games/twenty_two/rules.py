@@ -21,7 +21,7 @@ import numpy as np
 
 
 from analyzer.bits import highest, lowest
-from analyzer.jit import njit
+from analyzer.jit import ix, njit
 
 P_PLAYERS, P_TARGET, P_LOWEST_ONLY = 0, 1, 2
 
@@ -197,15 +197,16 @@ def count_subsets(hand: np.int64, tmin: np.int64, tmax: np.int64, best: np.int64
     scr[S_RK + 15] = m
     base = S_W + m * 16
     acc = 0
+    # every index below is >= 0: ``ix`` spares numba's wrap-around of negative ones
     for j in range(tmax + 1):
         if j >= tmin:
             acc += 1
-        scr[base + j] = acc
+        scr[ix(base + j)] = acc
     for i in range(m - 1, -1, -1):
         nxt = S_W + (i + 1) * 16
         cur = S_W + i * 16
-        need = scr[S_NEED + i]
-        hc = scr[S_HC + i]
+        need = scr[ix(S_NEED + i)]
+        hc = scr[ix(S_HC + i)]
         acc = 0
         for j in range(tmax + 1):
             lo = j if j > need else need
@@ -213,8 +214,8 @@ def count_subsets(hand: np.int64, tmin: np.int64, tmax: np.int64, best: np.int64
             if hi > tmax:
                 hi = tmax
             if hi >= lo:
-                acc += scr[nxt + hi] - (scr[nxt + lo - 1] if lo > 0 else 0)
-            scr[cur + j] = acc
+                acc += scr[ix(nxt + hi)] - (scr[ix(nxt + lo - 1)] if lo > 0 else 0)
+            scr[ix(cur + j)] = acc
     return scr[S_W]
 
 
@@ -225,17 +226,17 @@ def unrank_subset(u: np.int64, tmax: np.int64, scr: np.ndarray) -> np.int64:
     j = 0
     out = np.int64(0)
     for i in range(m):
-        need = scr[S_NEED + i]
+        need = scr[ix(S_NEED + i)]
         nxt = S_W + (i + 1) * 16
-        for c in range(scr[S_HC + i] + 1):
+        for c in range(scr[ix(S_HC + i)] + 1):
             k = j + c
             if k > tmax:
                 break
             if k < need:
                 continue
-            w = scr[nxt + k] - (scr[nxt + k - 1] if k > 0 else 0)
+            w = scr[ix(nxt + k)] - (scr[ix(nxt + k - 1)] if k > 0 else 0)
             if u < w:
-                out += c << (4 * scr[S_RK + i])
+                out += c << (4 * scr[ix(S_RK + i)])
                 j = k
                 break
             u -= w
