@@ -21,7 +21,10 @@ the deal, the game driver, ...), not every helper.
 ``--lines N`` also gives the N busiest source lines: the kernels are compiled with numba's
 debug info (``NUMBA_DEBUGINFO=1``), each library's object file is kept, and each sample's
 address is looked up in its line table (``addr2line``). Code that numba inlined
-(``inline="always"``) is mostly counted on the line of its call. The debug info changes
+(``inline="always"``) is counted either on the line of its call or on its own line number
+but under the caller's file name (numba's debug info gives the inlined statements their
+lines, not their file): Ninety-Nine's ``kernel.py:112`` is ``rules.py``'s line 112 in
+``slot_of_rank``. A line that reads as a comment is such a line. The debug info changes
 LLVM's inlining a little, so the function shares of such a run differ from the plain one's
 (e.g. Pitch's ``take_card`` stays a function of its own): read its lines, not its shares.
 """
