@@ -49,11 +49,12 @@ def test_hidden_cards_are_sampled_uniformly_and_never_the_seen_ones():
                     np.array(hand), np.array(pile), 52)
     seen = set(hand + pile)
     counts = np.zeros(52)
+    hist = K.scratch(3, 52)
     rng = np.zeros(4, dtype=np.uint64)
     draws = 6000
     for i in range(draws):
         seed_stream(rng, np.uint64(5), i, DEAL)
-        K.resample_hidden(ws, 0, rng)
+        K.resample_hidden(ws, hist, 0, rng)
         for c in ws.hands[1]:
             counts[c] += 1
         assert not seen & set(ws.hands[1]) and not seen & set(ws.hands[2])
