@@ -1646,6 +1646,17 @@ def mc_workspace(params, strat):
                   ismcts.new_tree(nodes, TREE_DEPTH, 16, 4), np.full(FUTURE_KEYS, -1.0))
 
 
+@njit(cache=True)
+def search_scratch(params, strat, tier):
+    """``mc_workspace`` in the search tier; None in the base tier (``tier`` None:
+    engine.search_tier), where nobody searches. The play loop takes every array of the
+    scratch as an argument at each call: without them random play is faster (paired runs,
+    2026-12-04; README, Where the time goes)."""
+    if tier is None:
+        return None
+    return mc_workspace(params, strat)
+
+
 @njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``."""
@@ -1666,7 +1677,7 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
 @njit(cache=True)
 def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
-    mcws = mc_workspace(params, strat)
+    mcws = search_scratch(params, strat, tier)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
         play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, mcws)
@@ -1684,7 +1695,7 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
 @njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
-              mc_workspace(params, strat))
+              search_scratch(params, strat, tier))
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
@@ -1986,7 +1997,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
     result[j, :, 0] = -998 when no sample fitted the bids (``infer``)."""
     ws = workspace(params)
     samp = workspace(params)
-    mcws = mc_workspace(params, strat)
+    mcws = search_scratch(params, strat, tier)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -2094,7 +2105,7 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, u
     """result[j, t] = points the seat's team takes when the seat pitches in suit t (sample j,
     the same hidden cards for every suit), the rest played by the rollout strategies."""
     ws = workspace(params)
-    mcws = mc_workspace(params, strat)
+    mcws = search_scratch(params, strat, tier)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
