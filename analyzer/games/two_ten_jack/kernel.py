@@ -1195,6 +1195,17 @@ def tracks(strat):
     return 0
 
 
+@njit(cache=True)
+def search_scratch(params, strat, tier):
+    """``mc_workspace`` in the search tier; None in the base tier (``tier`` None:
+    engine.search_tier), where nobody searches. The play loop takes every array of the
+    scratch as an argument at each call: without them random play is faster (paired runs,
+    2026-12-04; README, Where the time goes)."""
+    if tier is None:
+        return None
+    return mc_workspace(params, strat)
+
+
 @njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``. Without
@@ -1219,7 +1230,7 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
 @njit(cache=True)
 def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
-    mcws = mc_workspace(params, strat)
+    mcws = search_scratch(params, strat, tier)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
         play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, mcws)
@@ -1237,7 +1248,7 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
 @njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
-              mc_workspace(params, strat))
+              search_scratch(params, strat, tier))
 
 
 # ---- paired deals: each card's value, the same deal with and without it (the report's study) --
@@ -1270,7 +1281,7 @@ def paired_swap_block(seed, start, params, strat, cards, neutral, info, result, 
     """Deals ``lo .. hi - 1`` of paired_swap_chunk."""
     ws = workspace(params)
     dealt = workspace(params)
-    mcws = mc_workspace(params, strat)
+    mcws = search_scratch(params, strat, tier)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -1401,7 +1412,7 @@ def hidden_of(seed, j, base_ws, seat, pool, cum, total, ok, worlds, rng):
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, worlds, users, tier):
     ws = workspace(params)
-    mcws = mc_workspace(params, strat)
+    mcws = search_scratch(params, strat, tier)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
