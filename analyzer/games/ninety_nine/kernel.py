@@ -119,12 +119,6 @@ class Bundle(NamedTuple):
     spos: np.ndarray
     #: int64[LOG_CAP, 2] this round's plays, (seat, card), ``S_NLOG`` of them (-1: lost)
     log: np.ndarray
-    #: int64[3 + 4 P] scratch out row of ``mc``'s rollouts past the round (settle and
-    #: deal_round count busts and rounds there; nobody reads them)
-    roll_out: np.ndarray
-    #: float64[2, 15] scratch of ``mc_move``: per legal move, the sum over the samples of its
-    #: value and of the square of its lead over the base's move
-    mc_stats: np.ndarray
     #: int64[15] the legal moves as a user strategy gets them: a copy of ``legal[:n]``, so that
     #: what the strategy writes there cannot change the engine's own list
     user_legal: np.ndarray
@@ -141,6 +135,12 @@ class SearchSpace(NamedTuple):
     tree: tuple
     #: sampler.History: the history sampler's work area, for the worlds' redeals
     hist: tuple
+    #: int64[3 + 4 P] scratch out row of the rollouts past the round (settle and deal_round
+    #: count busts and rounds there; nobody reads them)
+    out: np.ndarray
+    #: float64[2, 15] scratch of ``mc_move``: per legal move, the sum over the samples of its
+    #: value and of the square of its lead over the base's move
+    mc_stats: np.ndarray
 
 
 def scalars(ws) -> dict[str, int]:
@@ -172,8 +172,10 @@ def search_workspace(params, strat, tier):
     for s in range(strat.shape[0]):
         if strat[s, 0] == st.ISMCTS:
             nodes = max(nodes, strat[s, 1] + 1)
-    return SearchSpace(workspace(params), ismcts.new_tree(nodes, nodes + 1, N_MOVES, params[P_PLAYERS]),
-                       scratch(params[P_PLAYERS], 52 * params[P_DECKS]))
+    players = params[P_PLAYERS]
+    return SearchSpace(workspace(params), ismcts.new_tree(nodes, nodes + 1, N_MOVES, players),
+                       scratch(players, 52 * params[P_DECKS]), np.zeros(3 + 4 * players, dtype=np.int64),
+                       np.zeros((2, N_MOVES), dtype=np.float64))
 
 
 @njit(entry=True, cache=True)
@@ -188,8 +190,7 @@ def workspace(params):
                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(ncards, dtype=np.int64),
                   np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64),
                   np.zeros((players, HAND_SIZE), dtype=np.int64), np.zeros(HAND_SIZE * players, dtype=np.int64),
-                  np.zeros((LOG_CAP, 2), dtype=np.int64), np.zeros(3 + 4 * players, dtype=np.int64),
-                  np.zeros((2, N_MOVES), dtype=np.float64), np.zeros(N_MOVES, dtype=np.int64))
+                  np.zeros((LOG_CAP, 2), dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
@@ -444,36 +445,37 @@ def horizon_value(params, ws, seat):
 
 
 @njit(cache=True, _nrt=False)
-def rollout_value(params, users, base, roll, seat, rounds, future_seed, j, trace):
+def rollout_value(params, users, base, roll, out, seat, rounds, future_seed, j, trace):
     """Play ``roll`` on with every seat using ``base``: the round to its end, then up to
     ``rounds - 1`` more rounds (all of them from WHOLE_GAME), each dealt from the stream
     ``(future_seed, j, round)``, never the game's own. Returns what it is worth to ``seat``:
     1 if it won, 0 if it is out, else ``horizon_value`` (one winner: Ninety-Nine has no draw).
-    ``roll.roll_out`` takes the bust and round counts of settle and deal_round."""
+    ``out`` (a scratch row) takes the bust and round counts of settle and deal_round."""
     sc = roll.sc
     played = 1
-    settle(params, roll, roll.roll_out, rollout_turns(users, base, roll, trace), trace, False)
+    settle(params, roll, out, rollout_turns(users, base, roll, trace), trace, False)
     while sc[S_NACTIVE] > 1 and roll.active[seat] and (played < rounds or rounds >= WHOLE_GAME):
-        deal_round(future_seed, j, params, roll, roll.roll_out, trace, False)
-        settle(params, roll, roll.roll_out, rollout_turns(users, base, roll, trace), trace, False)
+        deal_round(future_seed, j, params, roll, out, trace, False)
+        settle(params, roll, out, rollout_turns(users, base, roll, trace), trace, False)
         played += 1
     return horizon_value(params, roll, seat)
 
 
 @njit(cache=True, _nrt=False)
-def sample_value(params, users, ws, roll, hist, seat, move, j, base, rounds, trace):
+def sample_value(params, users, ws, search, seat, move, j, base, rounds, trace):
     """What ``move`` is worth to ``seat`` on sample j of the hidden cards (``rollout_value``).
     Sample j is the same for every move (common random numbers): the hidden cards and the
     current stock from ``(play_rng[0], j, DEAL)``, the strategies' coin flips from
     ``(play_rng[1], j, PLAY)``, the later rounds from ``play_rng[2]``; the game's own
-    streams are left alone. Reads ``ws``, writes only ``roll`` (and the sampler's ``hist``)."""
-    play_rng = ws.play_rng
+    streams are left alone. Reads ``ws``, writes only ``search`` (its ``roll``, ``hist``,
+    ``out``)."""
+    play_rng, roll = ws.play_rng, search.roll
     copy_bundle(ws, roll)
     seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
     seed_stream(roll.play_rng, play_rng[1], j, PLAY)
-    resample_hidden(roll, hist, seat, roll.deal_rng)
+    resample_hidden(roll, search.hist, seat, roll.deal_rng)
     apply_move(roll, move, trace, False)
-    return rollout_value(params, users, base, roll, seat, rounds, play_rng[2], j, trace)
+    return rollout_value(params, users, base, roll, search.out, seat, rounds, play_rng[2], j, trace)
 
 
 #: ``mc`` leaves its base's move for another only when the other's mean lead over the K
@@ -485,23 +487,23 @@ MC_MARGIN = 2.0
 
 
 @njit(cache=True, _nrt=False)
-def mc_move(params, users, ws, roll, hist, seat, legal, n, k, base, rounds, trace):
+def mc_move(params, users, ws, search, seat, legal, n, k, base, rounds, trace):
     """``mc``: for K samples of the hidden cards, roll each legal move out with the base
     strategy for everyone (``rounds`` rounds, counting this one, the chip state then valued
     by ``horizon_value``; to the end of the game from WHOLE_GAME), the same sample and random
     numbers for every move. Plays the move of highest total value among those whose lead
     over the base strategy's own move is at least MC_MARGIN standard errors (paired over
-    the samples); else the base's move. Uses ``ws.mc_stats``."""
+    the samples); else the base's move. Uses ``search.mc_stats``."""
     first = choose_base(users, base, ws, seat, legal, n)
-    stats = ws.mc_stats
+    stats = search.mc_stats
     for i in range(n):
         stats[0, i] = 0.0
         stats[1, i] = 0.0
     for j in range(k):
-        own = sample_value(params, users, ws, roll, hist, seat, first, np.int64(j), base, rounds, trace)
+        own = sample_value(params, users, ws, search, seat, first, np.int64(j), base, rounds, trace)
         for i in range(n):
             if legal[i] != first:
-                value = sample_value(params, users, ws, roll, hist, seat, legal[i], np.int64(j), base, rounds, trace)
+                value = sample_value(params, users, ws, search, seat, legal[i], np.int64(j), base, rounds, trace)
                 stats[0, i] += value - own
                 stats[1, i] += (value - own) * (value - own)
     best, best_lead = first, 0.0
@@ -515,20 +517,21 @@ def mc_move(params, users, ws, roll, hist, seat, legal, n, k, base, rounds, trac
 
 
 @njit(cache=True, _nrt=False)
-def ismcts_move(params, users, ws, roll, tree, hist, seat, legal, n, iterations, base, explore, rounds, trace):
+def ismcts_move(params, users, ws, search, seat, legal, n, iterations, base, explore, rounds, trace):
     """``ismcts``: single-observer information-set MCTS (analyzer.ismcts) for ``seat``, its
-    worlds played in bundle ``roll``, its tree ``tree``. Iteration j copies the state, redeals what the seat
-    cannot see as ``mc``'s sample j does (``resample_hidden``; streams from the game's PLAY
-    stream as ``sample_value`` seeds them), walks the tree playing every seat's moves by the
+    worlds played in bundle ``search.roll``, its tree ``search.tree``. Iteration j copies
+    the state, redeals what the seat cannot see as ``mc``'s sample j does
+    (``resample_hidden``; streams from the game's PLAY stream as ``sample_value`` seeds
+    them), walks the tree playing every seat's moves by the
     rules in that world (UCB1, ``explore`` in hundredths) to the end of the round or a new
     node, plays on with ``rollout_value`` (``rounds`` rounds, the base strategy for all) and
     backs up each seat's ``horizon_value`` of the chip state then. Plays the root's most
     visited move; a single legal move is played without a search. Reads ``ws``; writes
-    ``roll``, ``tree`` and the sampler's ``hist`` and draws once from the PLAY stream (fresh samples at the next
-    decision)."""
+    ``search`` (its ``roll``, ``tree``, ``hist``, ``out``) and draws once from the PLAY
+    stream (fresh samples at the next decision)."""
     if n == 1:
         return legal[0]
-    play_rng = ws.play_rng
+    play_rng, roll, tree, hist = ws.play_rng, search.roll, search.tree, search.hist
     ismcts.reset(tree)
     c = explore / 100.0
     players = params[P_PLAYERS]
@@ -554,7 +557,7 @@ def ismcts_move(params, users, ws, roll, tree, hist, seat, legal, n, iterations,
             apply_move(roll, tree.move[child], trace, False)
             if expanded:
                 break
-        rollout_value(params, users, base, roll, seat, rounds, play_rng[2], j, trace)
+        rollout_value(params, users, base, roll, search.out, seat, rounds, play_rng[2], j, trace)
         for s in range(players):
             tree.result[s] = horizon_value(params, roll, s)
         ismcts.back_up(tree, depth)
@@ -580,9 +583,9 @@ def search_move(params, strat, users, tier, seat, ws, search, legal, n, trace):
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
     if strat[seat, 0] == st.ISMCTS:
-        return ismcts_move(params, users, ws, search.roll, search.tree, search.hist, seat, legal, n, strat[seat, 1], strat[seat, 2],
+        return ismcts_move(params, users, ws, search, seat, legal, n, strat[seat, 1], strat[seat, 2],
                            strat[seat, 3], strat[seat, 4], trace)
-    return mc_move(params, users, ws, search.roll, search.hist, seat, legal, n, strat[seat, 1], strat[seat, 2], strat[seat, 3],
+    return mc_move(params, users, ws, search, seat, legal, n, strat[seat, 1], strat[seat, 2], strat[seat, 3],
                    trace)
 
 
