@@ -37,6 +37,7 @@ import pandas as pd
 
 from analyzer import api
 from analyzer.errors import AnalyzerError
+from analyzer.jit import njit
 from analyzer.errors import StrategyError
 from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
@@ -58,11 +59,35 @@ def arrangements(players: int, x: int, y: int) -> list[list[int]]:
     return seatings
 
 
-def _popcount(mask: np.ndarray, players: int) -> np.ndarray:
-    count = np.zeros(mask.shape, dtype=np.float64)
+@njit(cache=True)
+def fold_rows(out, is_x, share, margin, hands):
+    """One pass over a chunk's rows (``out``: winners mask in column 0, hands in 1, seat
+    scores from 3) for a seating where seat s plays X iff ``is_x[s]``: per game X's share of
+    the winners (a shared win counts fractionally; 0 with no winner), the mean score of X's
+    seats less that of Y's, and the hands. Compiled: on two cores the fold runs between the
+    parallel chunks, and numpy's column passes made it a tenth of compare's time in Pitch."""
+    players = is_x.shape[0]
+    nx = 0
     for s in range(players):
-        count += (mask >> s) & 1
-    return count
+        nx += is_x[s]
+    ny = players - nx
+    for g in range(out.shape[0]):
+        winners = out[g, 0]
+        won = 0
+        won_x = 0
+        score_x = 0.0
+        score_y = 0.0
+        for s in range(players):
+            bit = (winners >> s) & 1
+            won += bit
+            if is_x[s]:
+                won_x += bit
+                score_x += out[g, 3 + s]
+            else:
+                score_y += out[g, 3 + s]
+        share[g] = won_x / max(won, 1)
+        margin[g] = score_x / nx - score_y / ny
+        hands[g] = out[g, 1]
 
 
 @dataclass
@@ -75,16 +100,14 @@ class PairStats:
     margin: Moments = field(default_factory=Moments)      # per deal
     hands: Moments = field(default_factory=Moments)       # per game
 
-    def fold(self, rows: list[np.ndarray], players: int) -> np.ndarray:
+    def fold(self, rows: list[np.ndarray]) -> np.ndarray:
         shares, margins = [], []
         for arm, out in zip(self.arms, rows):
-            x_mask = sum(1 << s for s, v in enumerate(arm.seating) if v == self.x)
-            winners = out[:, 0]
-            shares.append(_popcount(winners & x_mask, players) / np.maximum(_popcount(winners, players), 1))
-            scores = out[:, 3:3 + players].astype(np.float64)
-            is_x = np.array([v == self.x for v in arm.seating])
-            margins.append(scores[:, is_x].mean(axis=1) - scores[:, ~is_x].mean(axis=1))
-            self.hands.add(out[:, 1].astype(np.float64))
+            share, margin, hands = (np.empty(out.shape[0]) for _ in range(3))
+            fold_rows(out, np.array([v == self.x for v in arm.seating], dtype=np.int64), share, margin, hands)
+            shares.append(share)
+            margins.append(margin)
+            self.hands.add(hands)
         per_game = np.stack(shares)
         per_deal = per_game.mean(axis=0)
         self.share.add(per_deal)
@@ -229,7 +252,7 @@ class Tournament:
             k += len(pair.arms)
             if chunk[0] is None:  # a pairing stopped at an earlier look
                 continue
-            d = pair.fold(chunk, self.players)
+            d = pair.fold(chunk)
             per_strategy[pair.x].append(d)
             per_strategy[pair.y].append(1 - d)
         if self.each_pair:

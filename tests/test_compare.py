@@ -24,6 +24,25 @@ def test_arrangements_are_balanced():
     assert cmp.arrangements(4, 0, 1) == [[0, 1, 0, 1], [1, 0, 1, 0]]  # partners share a strategy
 
 
+def test_fold_rows_counts_shares_margins_and_hands_as_written_out_by_hand():
+    rng = np.random.default_rng(3)
+    players = 4
+    out = np.zeros((500, 3 + players + 2), dtype=np.int64)
+    out[:, 0] = rng.integers(0, 1 << players, 500)  # winners mask (0: nobody won)
+    out[:, 1] = rng.integers(1, 30, 500)
+    out[:, 3:3 + players] = rng.integers(-20, 60, (500, players))
+    is_x = np.array([1, 0, 0, 1], dtype=np.int64)
+    share, margin, hands = (np.empty(500) for _ in range(3))
+    cmp.fold_rows(out, is_x, share, margin, hands)
+    for g in range(500):
+        won = [s for s in range(players) if out[g, 0] >> s & 1]
+        assert share[g] == (sum(1 for s in won if is_x[s]) / len(won) if won else 0.0)
+        xs = [out[g, 3 + s] for s in range(players) if is_x[s]]
+        ys = [out[g, 3 + s] for s in range(players) if not is_x[s]]
+        assert margin[g] == pytest.approx(sum(xs) / len(xs) - sum(ys) / len(ys), abs=1e-12)
+        assert hands[g] == out[g, 1]
+
+
 def test_duplicate_deals_really_repeat_the_deals():
     """Through the records: every seating of deal i gets the same cards in the first round."""
     for index in (0, 7):
