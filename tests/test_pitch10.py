@@ -595,12 +595,13 @@ def _samples(position, n, seed=5):
 
     pos, base = _kernel_state(position)
     ws = K.workspace(np.zeros(2, dtype=np.int64))
+    fw = K.sampler_weights()
     rng = np.zeros(4, dtype=np.uint64)
     out = []
     for j in range(n):
         K.copy_bundle(base, ws)
         K.seed_stream(rng, np.uint64(seed), j, 0)
-        assert K.resample_hidden(ws, pos.seat, rng)
+        assert K.resample_hidden(ws, fw, pos.seat, rng)
         if register(ws, "PHASE") <= K.PH_TRUMP:
             held = [{token(c) for c in range(54) if ws.h54[s] >> c & 1} for s in range(4)]
             stock = {token(c) for c in ws.deck[36:54]}

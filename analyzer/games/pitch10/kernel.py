@@ -146,7 +146,6 @@ class Bundle(NamedTuple):
     played: np.ndarray    # int64[4]: trumps each seat played this hand (strength masks)
     disc: np.ndarray      # int64[4]: trumps each seat discarded this hand (strength masks)
     got54: np.ndarray     # int64[5]: refill cards dealt to each seat (54-bit), [4] the rest of the stock
-    fw: np.ndarray        # float64[10, 17]: the Monte Carlo sampler's weights (``prepare_hidden``)
     scratch: np.ndarray   # uint64[4]: for trace previews of the stock
 
 
@@ -175,6 +174,7 @@ class MCWork(NamedTuple):
     search: SearchArrays  # pimc: the solver's arrays (the table full size only with a pimc seat)
     tree: tuple           # ismcts: its analyzer.ismcts.Tree (iterations + 1 nodes; 2 without an ismcts seat)
     future: np.ndarray    # ismcts: float64[FUTURE_KEYS], team 0's win share by the hand's score changes
+    fw: np.ndarray        # float64[WEIGHT_ROWS, 17]: the Monte Carlo sampler's weights (``prepare_hidden``)
 
 
 @njit(entry=True, cache=True)
@@ -186,13 +186,26 @@ def workspace(params):
                   np.zeros(4, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64),
                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(N_SC, dtype=np.int64),
                   np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64), np.zeros(5, dtype=np.int64),
-                  np.zeros((10, 17), dtype=np.float64), np.zeros(4, dtype=np.uint64))
+                  np.zeros(4, dtype=np.uint64))
+
+
+#: rows of the Monte Carlo sampler's weights (``prepare_hidden``: float64[WEIGHT_ROWS, 17])
+WEIGHT_ROWS = 10
+
+
+@njit(entry=True, cache=True)
+def sampler_weights():
+    """Room for the Monte Carlo sampler's weights (``prepare_hidden`` writes them, ``draw_hidden``
+    reads them). Apart from the ``Bundle``: the play loop takes every array of a bundle as an
+    argument at each call, and without this one random play was 6% faster (paired runs,
+    2026-12-04)."""
+    return np.zeros((WEIGHT_ROWS, 17), dtype=np.float64)
 
 
 @njit(entry=True, cache=True, _nrt=False)
 def copy_bundle(src, dst):
-    """Copy a whole state (``src`` into ``dst``) but the sampler's weights ``fw`` and the
-    scratch arrays (``user_view``, ``tmp``, ``scratch``)."""
+    """Copy a whole state (``src`` into ``dst``) but the scratch arrays (``user_view``, ``tmp``,
+    ``scratch``)."""
     for a, b in ((src.deck, dst.deck), (src.legal, dst.legal), (src.h54, dst.h54), (src.h16, dst.h16),
                  (src.bids, dst.bids), (src.received, dst.received), (src.trick, dst.trick),
                  (src.scores, dst.scores), (src.taken, dst.taken), (src.sc, dst.sc), (src.played, dst.played),
@@ -676,7 +689,7 @@ def held_count(ph, i, turn, t, p):
 
 
 @njit(cache=True, _nrt=False)
-def hidden_weights(ws, me):
+def hidden_weights(ws, fw, me):
     """Weights of the hidden trump counts seen by ``me`` (post-trump phases).
 
     Reads the bundle (h54/got54 of ``me``, received, played, trick, sc); writes ``fw[g, t]``
@@ -695,7 +708,7 @@ def hidden_weights(ws, me):
     and the played ones are fixed). Returns the number of trumps ``me`` did not see dealt to
     itself.
     """
-    h54, received, sc, played, got54, fw = ws.h54, ws.received, ws.sc, ws.played, ws.got54, ws.fw
+    h54, received, sc, played, got54 = ws.h54, ws.received, ws.sc, ws.played, ws.got54
     ph = sc[S_PHASE]
     trump = sc[S_TRUMP]
     mine = TRUMP54[trump] & (h54[me] | got54[me])
@@ -731,12 +744,12 @@ def hidden_weights(ws, me):
 
 
 @njit(entry=True, cache=True, _nrt=False)
-def resample_hidden(ws, me, rng):
+def resample_hidden(ws, fw, me, rng):
     """Redeal what ``me`` cannot see, consistently with what it has seen.
 
     Reads and writes the bundle ``ws``: before trump deck (and h54 of the other seats),
     after trump h16 and disc of the other seats (and in a give decision the rest of the
-    stock in ``deck[top:54]``); fw as scratch.
+    stock in ``deck[top:54]``); ``fw`` (``sampler_weights``) as scratch.
 
     Before trump (bid, trump decisions) the seat knows its nine cards: the other 45 are
     shuffled, nine to each other seat, the rest the stock (exactly uniform).
@@ -755,7 +768,7 @@ def resample_hidden(ws, me, rng):
     consistent deal equally likely), and another seat's discards down to six uniform among
     its trumps that it did not play. Returns False when no deal fits.
     """
-    deck, h54, h16, sc, played, disc, fw = ws.deck, ws.h54, ws.h16, ws.sc, ws.played, ws.disc, ws.fw
+    deck, h54, sc = ws.deck, ws.h54, ws.sc
     ph = sc[S_PHASE]
     if ph <= PH_TRUMP:
         shuffled_bits(~h54[me], NCARDS, deck, rng)
@@ -771,19 +784,19 @@ def resample_hidden(ws, me, rng):
             deck[36 + i] = deck[27 + i]
         sc[S_TOP] = 36
         return True
-    if not prepare_hidden(ws, me):
+    if not prepare_hidden(ws, fw, me):
         return False
-    draw_hidden(ws, me, rng)
+    draw_hidden(ws, fw, me, rng)
     return True
 
 
 @njit(cache=True, _nrt=False)
-def prepare_hidden(ws, me):
-    """The sampler's weights for ``me`` after trump (``fw`` rows 0..3: per group, 4..8:
+def prepare_hidden(ws, fw, me):
+    """The sampler's weights for ``me`` after trump, into ``fw`` (rows 0..3: per group, 4..8:
     forward sums, 9: unknown trumps). They depend on public facts only, so a decision
     computes them once for all its samples. Returns False when no deal fits."""
-    sc, fw = ws.sc, ws.fw
-    tu = hidden_weights(ws, me)
+    sc = ws.sc
+    tu = hidden_weights(ws, fw, me)
     rest_open = sc[S_PHASE] == PH_GIVE
     rest_n = sc[S_REST_N]
     # the undealt rest (give phase): a group of its own, in the row of ``me``
@@ -810,12 +823,12 @@ def prepare_hidden(ws, me):
 
 
 @njit(cache=True, _nrt=False)
-def draw_hidden(ws, me, rng):
+def draw_hidden(ws, fw, me, rng):
     """One draw of the hidden trumps after trump (weights from ``prepare_hidden``): writes
     h16 and disc of the other seats (disc: the unplayed trumps it discarded down to six),
     and in a give decision the trumps of the undealt rest into ``deck[top:]`` (non-trump
     fillers after them). tmp[0:16] and tmp[40:44] are scratch."""
-    deck, h16, sc, played, disc, fw = ws.deck, ws.h16, ws.sc, ws.played, ws.disc, ws.fw
+    deck, h16, sc, played, disc = ws.deck, ws.h16, ws.sc, ws.played, ws.disc
     ph = sc[S_PHASE]
     trump = sc[S_TRUMP]
     rest_open = ph == PH_GIVE
@@ -999,10 +1012,10 @@ def bids_fit(ws, me, strat):
 
 
 @njit(cache=True, _nrt=False)
-def sample_state(base_ws, ws, me, rng, strat, infer, complete, buf):
+def sample_state(base_ws, ws, fw, me, rng, strat, infer, complete, buf):
     """One sample of the hidden cards for ``me`` into ``ws`` (overwritten with a copy of
-    ``base_ws``; after trump its ``fw`` must hold ``prepare_hidden``'s weights: copy_bundle
-    leaves fw alone). ``complete``: a whole deal
+    ``base_ws``; after trump ``fw`` must hold ``prepare_hidden``'s weights for it). ``complete``:
+    a whole deal
     (``complete_deal``); ``infer``: exact conditioning on the other seats' bids by rejection
     (redraw until ``bids_fit``; implies a whole deal). Returns the number of draws, or -1
     when none fitted in MAX_TRIES."""
@@ -1010,11 +1023,11 @@ def sample_state(base_ws, ws, me, rng, strat, infer, complete, buf):
     for tries in range(1, MAX_TRIES + 1):
         copy_bundle(base_ws, ws)
         if after_trump:
-            draw_hidden(ws, me, rng)
+            draw_hidden(ws, fw, me, rng)
             if complete or infer:
                 complete_deal(ws, me, rng, buf)
         else:
-            resample_hidden(ws, me, rng)
+            resample_hidden(ws, fw, me, rng)
         if not infer or bids_fit(ws, me, strat):
             return tries
     return -1
@@ -1028,12 +1041,13 @@ def draw_samples(seed, base_ws, me, strat, infer, complete, h16_out, disc_out, h
     ws = workspace(np.zeros(2, dtype=np.int64))
     buf = np.zeros(64, dtype=np.int64)
     rng = np.zeros(4, dtype=np.uint64)
+    fw = sampler_weights()
     copy_bundle(base_ws, ws)
     if ws.sc[S_PHASE] > PH_TRUMP:
-        prepare_hidden(ws, me)
+        prepare_hidden(ws, fw, me)
     for j in range(h16_out.shape[0]):
         seed_stream(rng, seed, j, DEAL)
-        tries_out[j] = sample_state(base_ws, ws, me, rng, strat, infer, complete, buf)
+        tries_out[j] = sample_state(base_ws, ws, fw, me, rng, strat, infer, complete, buf)
         for s in range(4):
             h16_out[j, s] = ws.h16[s]
             disc_out[j, s] = ws.disc[s]
@@ -1051,10 +1065,11 @@ def held_table(base_ws, me, out):
     counts that led to them (each is a uniform split of the pool). Returns False when no
     deal fits."""
     ws = workspace(np.zeros(2, dtype=np.int64))
+    fw = sampler_weights()
     copy_bundle(base_ws, ws)
-    if not prepare_hidden(ws, me):
+    if not prepare_hidden(ws, fw, me):
         return False
-    sc, played, fw = ws.sc, ws.played, ws.fw
+    sc, played = ws.sc, ws.played
     ph = sc[S_PHASE]
     tu = np.int64(fw[9, 0])
     mi = (me - sc[S_DEALER] - 1) & 3
@@ -1162,16 +1177,16 @@ def mc_move(params, users, ws, mcws, seat, n, k, base):
     after_trump = ws.sc[S_PHASE] > PH_TRUMP
     if after_trump:
         copy_bundle(ws, samp)
-        prepare_hidden(samp, seat)
+        prepare_hidden(samp, mcws.fw, seat)
     else:
         k = 4 * k  # bid and trump: once a hand, and a moon's +-target swing needs more samples
     for j in range(k):
         copy_bundle(ws, samp)
         seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
         if after_trump:
-            draw_hidden(samp, seat, samp.deal_rng)
+            draw_hidden(samp, mcws.fw, seat, samp.deal_rng)
         else:
-            resample_hidden(samp, seat, samp.deal_rng)
+            resample_hidden(samp, mcws.fw, seat, samp.deal_rng)
         for i in range(n):
             copy_bundle(samp, roll)
             seed_stream(roll.deal_rng, play_rng[1], j, DEAL)
@@ -1243,14 +1258,14 @@ def pimc_move(params, users, ws, mcws, seat, kind, n, k, base):
     samp, totals, search = mcws.samp, mcws.totals, mcws.search
     play_rng = ws.play_rng
     copy_bundle(ws, samp)
-    if not prepare_hidden(samp, seat):  # no deal fits (an impossible history): play as the base
+    if not prepare_hidden(samp, mcws.fw, seat):  # no deal fits (an impossible history): play as the base
         return base_choice(params, users, base, ws, seat, kind, n)
     for i in range(n):
         totals[i] = 0
     for j in range(k):
-        copy_bundle(ws, samp)  # (leaves samp's fw, the weights, alone)
+        copy_bundle(ws, samp)
         seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
-        draw_hidden(samp, seat, samp.deal_rng)
+        draw_hidden(samp, mcws.fw, seat, samp.deal_rng)
         # every trump held is legal: the cards are the seat's hand, low to high, in every world
         solve_moves_on(samp.h16, sc[S_LEADER], seat, sc[S_WIN_K], sc[S_WIN_SEAT], sc[S_POINTS], ws.taken[0],
                        ws.taken[1], search.tt, search.moves, search.values, search.stack)
@@ -1480,7 +1495,7 @@ def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explor
     after_trump = ws.sc[S_PHASE] > PH_TRUMP
     if after_trump:
         copy_bundle(ws, roll)
-        if not prepare_hidden(roll, seat):  # no deal fits (an impossible history): play as the base
+        if not prepare_hidden(roll, mcws.fw, seat):  # no deal fits (an impossible history): play as the base
             return base_choice(params, users, base, ws, seat, kind, n)
     ismcts.reset(tree)
     future = mcws.future
@@ -1492,12 +1507,12 @@ def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explor
     sc, legal, path = roll.sc, roll.legal, tree.path
     for it in range(iterations):
         j = np.int64(it)
-        copy_bundle(ws, roll)  # (leaves roll's fw, the sampler's weights, alone)
+        copy_bundle(ws, roll)
         seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
         if after_trump:
-            draw_hidden(roll, seat, roll.deal_rng)
+            draw_hidden(roll, mcws.fw, seat, roll.deal_rng)
         else:
-            resample_hidden(roll, seat, roll.deal_rng)
+            resample_hidden(roll, mcws.fw, seat, roll.deal_rng)
         seed_stream(roll.deal_rng, play_rng[1], j, DEAL)
         seed_stream(roll.play_rng, play_rng[1], j, PLAY)
         node, depth = 0, 1
@@ -1643,7 +1658,7 @@ def mc_workspace(params, strat):
                           np.zeros(16, dtype=np.int64))
     return MCWork(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
                   np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64), search,
-                  ismcts.new_tree(nodes, TREE_DEPTH, 16, 4), np.full(FUTURE_KEYS, -1.0))
+                  ismcts.new_tree(nodes, TREE_DEPTH, 16, 4), np.full(FUTURE_KEYS, -1.0), sampler_weights())
 
 
 @njit(cache=True)
@@ -1966,11 +1981,11 @@ def load_position(params, ws, me, dealer, scores, hand54, bids, trump, received,
 
 
 @njit(cache=True, inline="always")
-def world_of(seed, j, base_ws, samp, seat, worlds, rng, strat, infer, complete, buf):
+def world_of(seed, j, base_ws, samp, fw, seat, worlds, rng, strat, infer, complete, buf):
     """Put the hidden cards of evaluation sample ``j`` into ``samp``: with ``worlds``
     (int64[W, 4]) world j mod W's trumps for the other seats (their discards unknown), else a
     draw of ``sample_state`` from sample j's DEAL stream (``rng``, uint64[4], overwritten;
-    ``buf`` its scratch). False when no draw fitted the bids (``infer``). evaluate_block and
+    ``fw`` the sampler's weights, ``buf`` its scratch). False when no draw fitted the bids (``infer``). evaluate_block and
     solve_block share it, so the solver values the very worlds the rollouts play (paired)."""
     seed_stream(rng, seed, j, DEAL)
     if worlds.shape[0] > 0:
@@ -1981,7 +1996,7 @@ def world_of(seed, j, base_ws, samp, seat, worlds, rng, strat, infer, complete, 
                 samp.h16[s] = worlds[w, s]
                 samp.disc[s] = 0
         return True
-    return sample_state(base_ws, samp, seat, rng, strat, infer, complete, buf) >= 0
+    return sample_state(base_ws, samp, fw, seat, rng, strat, infer, complete, buf) >= 0
 
 
 @njit(cache=True)
@@ -1997,6 +2012,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
     result[j, :, 0] = -998 when no sample fitted the bids (``infer``)."""
     ws = workspace(params)
     samp = workspace(params)
+    fw = sampler_weights()  # samp's weights (prepare_hidden), once for every sample
     mcws = search_scratch(params, strat, tier)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
@@ -2007,9 +2023,9 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
     nw = worlds.shape[0]
     copy_bundle(base_ws, samp)
     if samp.sc[S_PHASE] > PH_TRUMP:
-        prepare_hidden(samp, seat)  # samp's fw: copy_bundle leaves it alone
+        prepare_hidden(samp, fw, seat)
     for j in range(lo, hi):
-        if not world_of(seed, start + j, base_ws, samp, seat, worlds, sample_rng, strat, infer, complete, buf):
+        if not world_of(seed, start + j, base_ws, samp, fw, seat, worlds, sample_rng, strat, infer, complete, buf):
             for i in range(options.shape[0]):
                 result[j, i, 0] = -998
             continue
@@ -2043,6 +2059,7 @@ def solve_block(seed, start, params, strat, base_ws, seat, options, worlds, resu
     """Samples ``lo .. hi - 1`` of solve_chunk, in a solver table of this block's own (its
     entries stay valid from world to world: solver.solve_moves_on)."""
     samp = workspace(params)
+    fw = sampler_weights()
     sample_rng = np.zeros(4, dtype=np.uint64)
     buf = np.zeros(64, dtype=np.int64)
     tt = np.zeros((1 << PIMC_TT_BITS, 3), dtype=np.int64)
@@ -2051,10 +2068,10 @@ def solve_block(seed, start, params, strat, base_ws, seat, options, worlds, resu
     values = np.zeros(16, dtype=np.int64)
     copy_bundle(base_ws, samp)
     if samp.sc[S_PHASE] > PH_TRUMP:
-        prepare_hidden(samp, seat)  # as evaluate_block: samp's fw, which copy_bundle leaves alone
+        prepare_hidden(samp, fw, seat)
     trump = base_ws.sc[S_TRUMP]
     for j in range(lo, hi):
-        if not world_of(seed, start + j, base_ws, samp, seat, worlds, sample_rng, strat, infer, complete, buf):
+        if not world_of(seed, start + j, base_ws, samp, fw, seat, worlds, sample_rng, strat, infer, complete, buf):
             for i in range(options.shape[0]):
                 result[j, i] = -998
             continue
@@ -2088,13 +2105,14 @@ def count_fits(seed, base_ws, me, strat, n):
     ws = workspace(np.zeros(2, dtype=np.int64))
     buf = np.zeros(64, dtype=np.int64)
     rng = np.zeros(4, dtype=np.uint64)
+    fw = sampler_weights()
     copy_bundle(base_ws, ws)
     if ws.sc[S_PHASE] > PH_TRUMP:
-        prepare_hidden(ws, me)
+        prepare_hidden(ws, fw, me)
     seed_stream(rng, seed, 0, DEAL)
     fits = 0
     for j in range(n):
-        sample_state(base_ws, ws, me, rng, strat, False, True, buf)
+        sample_state(base_ws, ws, fw, me, rng, strat, False, True, buf)
         if bids_fit(ws, me, strat):
             fits += 1
     return fits
@@ -2106,6 +2124,7 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, u
     the same hidden cards for every suit), the rest played by the rollout strategies."""
     ws = workspace(params)
     mcws = search_scratch(params, strat, tier)
+    fw = sampler_weights()
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -2114,7 +2133,7 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, u
         for t in range(4):
             copy_bundle(base_ws, ws)
             seed_stream(sample_rng, seed, start + j, DEAL)
-            resample_hidden(ws, seat, sample_rng)
+            resample_hidden(ws, fw, seat, sample_rng)
             seed_stream(ws.deal_rng, seed, start + j, ROLL_DEAL)
             seed_stream(ws.play_rng, seed, start + j, PLAY)
             # the seat is the pitcher (at 4: no strategy's play depends on the bid level)

@@ -719,7 +719,7 @@ def _check_sample(ws, seat: int) -> None:
     test = kernel.workspace(np.zeros(2, dtype=np.int64))
     kernel.copy_bundle(ws, test)
     rng = np.arange(1, 5, dtype=np.uint64)
-    if not kernel.resample_hidden(test, seat, rng):
+    if not kernel.resample_hidden(test, kernel.sampler_weights(), seat, rng):
         raise AnalyzerError("impossible position: no deal of the hidden cards fits the refill counts, "
                             "the cards played and the seats out")
 
