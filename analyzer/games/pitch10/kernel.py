@@ -1643,10 +1643,15 @@ def play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, fo
 
 
 @njit(cache=True)
-def mc_workspace(params, strat):
+def mc_workspace(params, strat, tier):
     """The search strategies' scratch (``MCWork``); the solver's table is full size only when
     a seat of ``strat`` plays ``pimc``, the tree only when one plays ``ismcts`` (room for the
-    most iterations of such a seat)."""
+    most iterations of such a seat). None in the base tier (``tier`` None:
+    engine.search_tier), where nobody searches: the play loop takes every array of the
+    scratch as an argument at each call, and without them random play is 25% faster (paired
+    runs, 2026-12-04; README, Where the time goes)."""
+    if tier is None:
+        return None
     pimc = False
     nodes = 2
     for s in range(strat.shape[0]):
@@ -1659,17 +1664,6 @@ def mc_workspace(params, strat):
     return MCWork(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
                   np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64), search,
                   ismcts.new_tree(nodes, TREE_DEPTH, 16, 4), np.full(FUTURE_KEYS, -1.0), sampler_weights())
-
-
-@njit(cache=True)
-def search_scratch(params, strat, tier):
-    """``mc_workspace`` in the search tier; None in the base tier (``tier`` None:
-    engine.search_tier), where nobody searches. The play loop takes every array of the
-    scratch as an argument at each call: without them random play is faster (paired runs,
-    2026-12-04; README, Where the time goes)."""
-    if tier is None:
-        return None
-    return mc_workspace(params, strat)
 
 
 @njit(cache=True, _nrt=False)
@@ -1692,7 +1686,7 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
 @njit(cache=True)
 def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
-    mcws = search_scratch(params, strat, tier)
+    mcws = mc_workspace(params, strat, tier)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
         play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, mcws)
@@ -1710,7 +1704,7 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
 @njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
-              search_scratch(params, strat, tier))
+              mc_workspace(params, strat, tier))
 
 
 # ---- evaluation from a position ----------------------------------------------------------------
@@ -2013,7 +2007,7 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
     ws = workspace(params)
     samp = workspace(params)
     fw = sampler_weights()  # samp's weights (prepare_hidden), once for every sample
-    mcws = search_scratch(params, strat, tier)
+    mcws = mc_workspace(params, strat, tier)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -2123,7 +2117,7 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, u
     """result[j, t] = points the seat's team takes when the seat pitches in suit t (sample j,
     the same hidden cards for every suit), the rest played by the rollout strategies."""
     ws = workspace(params)
-    mcws = search_scratch(params, strat, tier)
+    mcws = mc_workspace(params, strat, tier)
     fw = sampler_weights()
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)

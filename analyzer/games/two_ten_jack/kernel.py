@@ -200,12 +200,16 @@ def workspace(params):
 
 
 @njit(cache=True)
-def mc_workspace(params, strat):
+def mc_workspace(params, strat, tier):
     """What ``mc``, ``pimc`` and ``ismcts`` work in: the rollout bundle, the sampled position,
     a scratch out row, the points per move, a scratch trace, the solver's arrays and the
     search tree (a ``codes.McWorkspace``); the solver's table is full size only when a seat
     of ``strat`` plays ``pimc``, the tree only when one plays ``ismcts`` (room for the most
-    iterations of such a seat)."""
+    iterations of such a seat). None in the base tier (``tier`` None: engine.search_tier),
+    where nobody searches: the play loop takes every array of the scratch as an argument at
+    each call, and without them random play is 19% faster (paired runs, 2026-12-04)."""
+    if tier is None:
+        return None
     pimc = False
     nodes = 2
     for s in range(strat.shape[0]):
@@ -1195,17 +1199,6 @@ def tracks(strat):
     return 0
 
 
-@njit(cache=True)
-def search_scratch(params, strat, tier):
-    """``mc_workspace`` in the search tier; None in the base tier (``tier`` None:
-    engine.search_tier), where nobody searches. The play loop takes every array of the
-    scratch as an argument at each call: without them random play is faster (paired runs,
-    2026-12-04; README, Where the time goes)."""
-    if tier is None:
-        return None
-    return mc_workspace(params, strat)
-
-
 @njit(cache=True, _nrt=False)
 def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing, ws, mcws):
     """Play game ``index`` of the run ``seed``; fill ``out`` (one row) and ``err``. Without
@@ -1230,7 +1223,7 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
 @njit(cache=True)
 def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
     ws = workspace(params)
-    mcws = search_scratch(params, strat, tier)
+    mcws = mc_workspace(params, strat, tier)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
     for g in range(lo, hi):
         play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, mcws)
@@ -1248,7 +1241,7 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
 @njit(entry=True, cache=True)
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
-              search_scratch(params, strat, tier))
+              mc_workspace(params, strat, tier))
 
 
 # ---- paired deals: each card's value, the same deal with and without it (the report's study) --
@@ -1281,7 +1274,7 @@ def paired_swap_block(seed, start, params, strat, cards, neutral, info, result, 
     """Deals ``lo .. hi - 1`` of paired_swap_chunk."""
     ws = workspace(params)
     dealt = workspace(params)
-    mcws = search_scratch(params, strat, tier)
+    mcws = mc_workspace(params, strat, tier)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
@@ -1412,7 +1405,7 @@ def hidden_of(seed, j, base_ws, seat, pool, cum, total, ok, worlds, rng):
 @njit(cache=True)
 def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, lo, hi, worlds, users, tier):
     ws = workspace(params)
-    mcws = search_scratch(params, strat, tier)
+    mcws = mc_workspace(params, strat, tier)
     err = np.full(4, -1, dtype=np.int64)
     out = np.zeros(N_COLUMNS, dtype=np.int64)
     trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
