@@ -1979,8 +1979,9 @@ def world_of(seed, j, base_ws, samp, fw, seat, worlds, rng, strat, infer, comple
     """Put the hidden cards of evaluation sample ``j`` into ``samp``: with ``worlds``
     (int64[W, 4]) world j mod W's trumps for the other seats (their discards unknown), else a
     draw of ``sample_state`` from sample j's DEAL stream (``rng``, uint64[4], overwritten;
-    ``fw`` the sampler's weights, ``buf`` its scratch). False when no draw fitted the bids (``infer``). evaluate_block and
-    solve_block share it, so the solver values the very worlds the rollouts play (paired)."""
+    ``fw`` the sampler's weights, ``buf`` its scratch). False when no draw fitted the bids
+    (``infer``). evaluate_block and solve_block share it, so the solver values the very worlds
+    the rollouts play (paired)."""
     seed_stream(rng, seed, j, DEAL)
     if worlds.shape[0] > 0:
         copy_bundle(base_ws, samp)
