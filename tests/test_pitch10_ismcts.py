@@ -103,6 +103,9 @@ def test_ismcts_searching_the_play_bids_names_trump_and_discards_as_its_base():
 
 # ---- the forced endgame: a lead that makes the bid ------------------------------------------------
 
+# the tests that call ``K.ismcts_move`` from Python share a worker: each worker would
+# compile that entry again (5 s of CPU in Pitch), the cache not yet written
+@pytest.mark.xdist_group("pitch10_ismcts_move")
 def test_ismcts_leads_a_card_that_makes_the_bid_in_the_forced_endgame():
     # tests/test_pitch10.py's endgame: seat 0 (the pitcher, bid 7) leads holding AS QS 3S, seat 1
     # must hold JS, seats 2 and 3 are out; leading 3S gives the 3 and the J away and sets the bid
@@ -173,6 +176,7 @@ def _search(position, hands, seed, iterations=300, base=S.HEURISTIC):
     return SPEC.move_name(int(card)), mcws.future.copy()
 
 
+@pytest.mark.xdist_group("pitch10_ismcts_move")
 def test_ismcts_wins_the_game_at_once_when_a_card_does():
     # the forced endgame at scores 45 (the pitcher's team, bid 7) to 47, target 52: leading AS or QS
     # makes the bid (the referee's hand count), 45 + 7 = 52 reaches the target and the pitcher's team
@@ -201,6 +205,7 @@ def _futures_by_change(future):
             for k in keys}
 
 
+@pytest.mark.xdist_group("pitch10_ismcts_move")
 def test_ismcts_futures_meet_the_same_deals_for_every_ending():
     # common random numbers: with the heuristic base (its moves ignore the scores and draw no random
     # numbers) future f plays the same hands whatever the scores, so team 0's chance to win can only
@@ -416,6 +421,7 @@ def test_match_equity_table_is_the_scripts():
     assert met.MET_HANDS > 10 * met.MET_GAMES and met.MET_DIST == script.MET_DIST
 
 
+@pytest.mark.xdist_group("pitch10_ismcts_move")
 def test_ismcts_match_equity_wins_the_game_at_once_and_is_reproducible(tmp_path):
     # a hand that ends the game is worth 1 or 0 as with hands=1000: at scores 45 to 47 the leads
     # AS or QS make the bid and win the game (test_ismcts_wins_the_game_at_once_when_a_card_does)

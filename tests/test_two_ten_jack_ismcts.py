@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analyzer import api
 from analyzer.evaluate import evaluate
@@ -81,6 +82,9 @@ def ismcts_move(position: dict, iterations: int, base: int, rounds: int, seed: i
     return SPEC.move_name(int(move)), pos.ws.play_rng.copy()
 
 
+# the tests that call ``K.ismcts_move`` from Python share a worker: each worker would
+# compile that entry again (5 s of CPU in Pitch), the cache not yet written
+@pytest.mark.xdist_group("two_ten_jack_ismcts_move")
 def test_a_single_legal_move_is_played_without_a_search():
     # seat 0 follows 5C holding one club: the 4C it must play; no draw from the PLAY stream
     position = {"dealer": 0, "trick": "5C", "hand": "4C 3D 4D 5S 9S KD"}
@@ -92,6 +96,7 @@ def test_a_single_legal_move_is_played_without_a_search():
     assert move in ("4C", "8C") and list(after) != [7, 8, 9, 10]
 
 
+@pytest.mark.xdist_group("two_ten_jack_ismcts_move")
 def test_ismcts_plays_a_best_move_once_the_stock_is_gone():
     """With the stock gone there is one world: the tree is a perfect-information game tree,
     and with playouts scored on the round's point margin (rounds=1, no game end) UCT finds
@@ -108,6 +113,7 @@ def test_ismcts_plays_a_best_move_once_the_stock_is_gone():
     assert checked > 40 and matters > 10, (checked, matters)  # the choice mattered often
 
 
+@pytest.mark.xdist_group("two_ten_jack_ismcts_move")
 def test_ismcts_plays_to_win_the_game_when_the_round_decides_it():
     """At 30:30 with target 31 every end of the round ends the game, and the seat wins exactly
     when its round points exceed the other's (30 + p against 35 - p: both reach 31 unless one
