@@ -36,9 +36,8 @@ import numpy as np
 import pandas as pd
 
 from analyzer import api
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, StrategyError
 from analyzer.jit import njit
-from analyzer.errors import StrategyError
 from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
 from analyzer.stats import Z95, Moments, mean_interval, normal_p_value, proportion_interval, wilson
