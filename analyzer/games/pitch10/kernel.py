@@ -66,7 +66,8 @@ from analyzer.games.pitch10.rules import (
 )
 from analyzer.games.pitch10.solver import STACK_ROWS, STACK_WIDTH, solve_moves_on
 from analyzer.jit import njit, prange
-from analyzer.rng import DEAL, PLAY, draw_lazy, next_u64, preview_into, randbelow, seed_stream
+from analyzer.rng import (DEAL, PLAY, draw_lazy, draw_lazy_w, load_words, next_u64, preview_into, randbelow,
+                          seed_stream, store_words)
 
 #: stream purpose of the deal stream of evaluation rollouts (rng: DEAL 0, PLAY 1, HAND 16+)
 ROLL_DEAL = 2
@@ -322,10 +323,14 @@ def start_hand(ws, out, trace, tracing):
     open_hand(ws)
     dealer = sc[S_DEALER]
     s = dealer
+    # the deal stream held as words (rng.load_words): as an array it would be read again after
+    # every store to the deck (numba tells LLVM nothing about aliasing)
+    words = load_words(deal_rng)
     for i in range(DEALT):
         s = (s + 1) & 3
-        c = draw_lazy(deck, i, NCARDS, deal_rng)
+        c, words = draw_lazy_w(deck, i, NCARDS, words)
         h54[s] |= np.int64(1) << c
+    store_words(deal_rng, words)
     if tracing:
         tr.emit(trace, EV_DEAL, sc[S_HANDS], dealer, 0, 0)
         for p in range(4):
@@ -450,14 +455,12 @@ def name_trump(ws, trump):
 
 
 @njit(cache=True, _nrt=False)
-def take_card(ws, seat, card, rest):
-    """``seat`` is dealt ``card`` from the stock, in the refill (``got54[seat]``) or as part of
-    the rest (``got54[4]``); a trump joins its ``h16``, a non-trump is dead."""
-    got54 = ws.got54
-    got54[4 if rest else seat] |= np.int64(1) << card
-    k = STRENGTH[ws.sc[S_TRUMP], card]
-    if k >= 0:
-        ws.h16[seat] |= 1 << k
+def take_cards(ws, seat, cards54, rest):
+    """``seat`` is dealt the cards ``cards54`` (a 54-bit mask) from the stock, in the refill
+    (``got54[seat]``) or as part of the rest (``got54[4]``); its trumps join its ``h16``, the
+    non-trumps are dead (``trumps_of``, as when trump is named)."""
+    ws.got54[4 if rest else seat] |= cards54
+    ws.h16[seat] |= trumps_of(cards54, ws.sc[S_TRUMP])
 
 
 @njit(cache=True, _nrt=False)
@@ -514,33 +517,42 @@ def apply_move(params, ws, move, out, trace, tracing):
         return
     if ph == PH_TRUMP:
         name_trump(ws, move - MOVE_TRUMP0)
-        # refill from the stock, from left of the dealer
+        # refill from the stock, from left of the dealer; each seat's cards gathered in a mask
+        # and taken at once (one trumps_of, not a table look-up and two stores a card)
         top = sc[S_TOP]
         s = dealer
+        words = load_words(deal_rng)
         for i in range(4):
             s = (s + 1) & 3
             need = refill_need(h16[s])
             cnt = 0
+            dealt = np.int64(0)
             while need > 0 and top < NCARDS:
-                c = draw_lazy(deck, top, NCARDS, deal_rng)
+                c, words = draw_lazy_w(deck, top, NCARDS, words)
                 top += 1
                 tmp[cnt] = c
                 cnt += 1
                 need -= 1
-                take_card(ws, s, c, False)
+                dealt |= np.int64(1) << c
+            take_cards(ws, s, dealt, False)
             received[s] = cnt
             if tracing:
                 tr.emit(trace, EV_REFILL, s, 0, 0, 0)
                 tr.emit_list(trace, 0, tmp, cnt)
+        store_words(deal_rng, words)
         close_refill(ws, top)
     elif ph == PH_GIVE:
         receiver = rest_receiver(seat, move)
         cnt = 0
+        words = load_words(deal_rng)
+        dealt = np.int64(0)
         for top in range(sc[S_TOP], NCARDS):
-            c = draw_lazy(deck, top, NCARDS, deal_rng)
+            c, words = draw_lazy_w(deck, top, NCARDS, words)
             tmp[cnt] = c
             cnt += 1
-            take_card(ws, receiver, c, True)
+            dealt |= np.int64(1) << c
+        store_words(deal_rng, words)
+        take_cards(ws, receiver, dealt, True)
         if tracing:
             tr.emit(trace, EV_REST, receiver, 0, 0, 0)
             tr.emit_list(trace, 0, tmp, cnt)
@@ -1774,7 +1786,7 @@ def replay_bids(params, ws, bids, out, trace, err):
 def replay_refill(ws, me, received, refill54, err):
     """The refill counts (by seat), checked against the rule for ``me`` (``refill_need`` of the
     trumps it kept) and for everyone against the stock left; ``me``'s cards join its hand
-    (``take_card``). The other seats' cards are hidden: nothing is dealt to them."""
+    (``take_cards``). The other seats' cards are hidden: nothing is dealt to them."""
     sc = ws.sc
     top = DEALT
     for i in range(4):
@@ -1788,9 +1800,7 @@ def replay_refill(ws, me, received, refill54, err):
             need = min(refill_need(ws.h16[me]), left)
             if r != need:
                 return refuse(err, E_REFILL_OWN, s, popcount(ws.h16[me]), need, r)
-            for c in range(NCARDS):
-                if (refill54 >> c) & 1:
-                    take_card(ws, me, c, False)
+            take_cards(ws, me, refill54, False)
         ws.received[s] = r
         top += r
     close_refill(ws, top)
@@ -1811,9 +1821,7 @@ def replay_rest(ws, me, rest_to, rest54, err):
     if rest_to == me:
         if popcount(rest54) != sc[S_REST_N]:
             return refuse(err, E_REST_COUNT, popcount(rest54), sc[S_REST_N], 0, 0)
-        for c in range(NCARDS):
-            if (rest54 >> c) & 1:
-                take_card(ws, me, c, True)
+        take_cards(ws, me, rest54, True)
     elif rest54 != 0:
         return refuse(err, E_REST_UNSEEN, me, 0, 0, 0)
     close_rest(ws, rest_to)
