@@ -67,7 +67,7 @@ from analyzer.games.pitch10.rules import (
 from analyzer.games.pitch10.solver import STACK_ROWS, STACK_WIDTH, solve_moves_on
 from analyzer.jit import njit, prange
 from analyzer.rng import (DEAL, PLAY, draw_lazy, draw_lazy_w, load_words, next_u64, preview_into, randbelow,
-                          seed_stream, store_words)
+                          randbelow_w, seed_stream, store_words)
 
 #: stream purpose of the deal stream of evaluation rollouts (rng: DEAL 0, PLAY 1, HAND 16+)
 ROLL_DEAL = 2
@@ -1110,30 +1110,44 @@ def held_table(base_ws, me, out):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def base_move(sid, share, ws, seat, kind, n):
-    """A move of built-in strategy ``sid`` (random or heuristic) at the current decision."""
-    legal, h54, h16, bids, received, play_rng, sc = ws.legal, ws.h54, ws.h16, ws.bids, ws.received, ws.play_rng, ws.sc
+def base_move_w(sid, share, ws, seat, kind, n, words):
+    """A move of built-in strategy ``sid`` (random or heuristic) at the current decision, the
+    PLAY stream held as words (rng.load_words): (move, words)."""
+    legal, h54, h16, bids, received, sc = ws.legal, ws.h54, ws.h16, ws.bids, ws.received, ws.sc
     trump = sc[S_TRUMP]
     if kind == KIND_BID:
         if sid == st.RANDOM:
-            return legal[randbelow(play_rng, n)]
+            i, words = randbelow_w(words, n)
+            return legal[i], words
         pitcher = sc[S_PITCHER]
         partner_high = pitcher >= 0 and (pitcher & 1) == (seat & 1)
-        return st.heuristic_bid(h54[seat], sc[S_HIGH], partner_high, dealer_stuck(sc[S_TURN], sc[S_HIGH]), share)
+        return st.heuristic_bid(h54[seat], sc[S_HIGH], partner_high, dealer_stuck(sc[S_TURN], sc[S_HIGH]),
+                                share), words
     if kind == KIND_TRUMP:
         if sid == st.RANDOM:
-            return legal[randbelow(play_rng, n)]
-        return MOVE_TRUMP0 + st.best_suit(h54[seat])[0]
+            i, words = randbelow_w(words, n)
+            return legal[i], words
+        return MOVE_TRUMP0 + st.best_suit(h54[seat])[0], words
     if kind == KIND_GIVE:
         if sid == st.RANDOM:
-            return legal[randbelow(play_rng, n)]
-        return st.heuristic_give(h16[seat], received[(seat + 2) & 3])
+            i, words = randbelow_w(words, n)
+            return legal[i], words
+        return st.heuristic_give(h16[seat], received[(seat + 2) & 3]), words
     if sid == st.RANDOM:
-        return CARD_AT[trump, st.random_trump_card(h16[seat], play_rng)]
+        k, words = st.random_trump_card_w(h16[seat], words)
+        return CARD_AT[trump, k], words
     if kind == KIND_DISCARD:
-        return CARD_AT[trump, st.heuristic_discard(h16[seat])]
+        return CARD_AT[trump, st.heuristic_discard(h16[seat])], words
     return CARD_AT[trump, st.heuristic_play(h16[seat], sc[S_SEEN], seat, sc[S_WIN_K], sc[S_WIN_SEAT],
-                                            sc[S_POINTS], later_in_trick(sc, seat))]
+                                            sc[S_POINTS], later_in_trick(sc, seat))], words
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def base_move(sid, share, ws, seat, kind, n):
+    """A move of built-in strategy ``sid`` (random or heuristic) at the current decision."""
+    move, words = base_move_w(sid, share, ws, seat, kind, n, load_words(ws.play_rng))
+    store_words(ws.play_rng, words)
+    return move
 
 
 @njit(cache=True, _nrt=False)
@@ -1591,6 +1605,9 @@ def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, f
 
     Returns 0, or -1 after an illegal user move (``err`` filled)."""
     legal, sc = ws.legal, ws.sc
+    # the PLAY stream held as words while built-ins play (an array would be read again after
+    # every store of the rules); in the array whenever another strategy may read it
+    words = load_words(ws.play_rng)
     while sc[S_PHASE] != PH_DONE:
         seat = sc[S_SEAT]
         sid = strat[seat, 0]
@@ -1598,18 +1615,24 @@ def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, f
         if forced >= 0:
             move = forced
             forced = -1
+        elif sid == st.RANDOM or sid == st.HEURISTIC:
+            move, words = base_move_w(sid, strat[seat, 1], ws, seat, kind, n, words)
         else:
+            store_words(ws.play_rng, words)
             move = choose_move(params, strat, users, tier, ws, mcws, seat, kind, n)
+            words = load_words(ws.play_rng)
         sc[S_DECISIONS] += 1
         # built-ins pick from ``legal`` by construction; only user moves are checked, against
         # the list made again here: the one the strategy saw may have been written to
         if sid < 0 and not is_in(move, legal, decision(ws, True)[2]):
             err[0], err[1], err[2] = sc[S_DECISIONS], seat, move
+            store_words(ws.play_rng, words)
             return -1
         if tracing:
             tr.emit(trace, EV_DECIDE, seat, kind, move, 0)
             tr.emit_list(trace, 0, legal, n)
         apply_move(params, ws, move, out, trace, tracing)
+    store_words(ws.play_rng, words)
     return 0
 
 

@@ -72,7 +72,7 @@ from analyzer.games.pitch10.rules import (
     trumps_of,
 )
 from analyzer.jit import njit
-from analyzer.rng import randbelow
+from analyzer.rng import randbelow, randbelow_w
 
 RANDOM, HEURISTIC, MC, PIMC, ISMCTS = 0, 1, 2, 3, 4
 #: ids from here on are search strategies, compiled only into runs that use one (engine.search_tier)
@@ -97,6 +97,13 @@ def random_index(n: np.int64, rng: np.ndarray) -> np.int64:
 def random_trump_card(h16: np.int64, rng: np.ndarray) -> np.int64:
     """Uniform over the trumps held: the strength of the chosen one."""
     return nth_bit(h16, randbelow(rng, popcount(h16)))
+
+
+@njit(cache=True)
+def random_trump_card_w(h16: np.int64, words: tuple) -> tuple:
+    """``random_trump_card`` on the stream's words (rng.load_words): (strength, words)."""
+    i, w = randbelow_w(words, popcount(h16))
+    return nth_bit(h16, i), w
 
 
 @njit(cache=True)
