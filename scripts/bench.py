@@ -246,6 +246,7 @@ def main() -> None:
     parser.add_argument("--memory", action="store_true", help="peak RSS of 10k vs 10M games of ninety-nine")
     parser.add_argument("--no-search", action="store_true", help="skip the solver and search-strategy tables")
     parser.add_argument("--no-eval", action="store_true", help="skip evaluation against its yardstick")
+    parser.add_argument("--no-mc", action="store_true", help="skip mc against its yardstick")
     parser.add_argument("--no-scaling", action="store_true", help="skip compare's and batch's two-core table")
     args = parser.parse_args()
     rows = []
@@ -280,6 +281,13 @@ def main() -> None:
                  "decision with a choice of a recorded game, every option played out to the game's end, 20,000 "
                  "samples) against simulate's heuristic games per second (`scripts/bench_eval.py`):\n\n"
                  + bench_eval.table([bench_eval.measure(g, 20_000, 20_000) for g in args.game or registry.names()]))
+    if not args.no_mc:
+        import bench_mc
+
+        text += ("\n`mc` against its yardstick, one core: the moves of its rollouts per second of its decisions' "
+                 "time (20 games with one `mc` seat, the others heuristic, less the same games all heuristic) "
+                 "against simulate's moves per second, heuristic everywhere (`scripts/bench_mc.py`):\n\n"
+                 + bench_mc.table([bench_mc.measure(g, 20) for g in args.game or registry.names()]))
     print()
     print(text)
     if args.memory:

@@ -12,7 +12,9 @@ the bundle is a ``codes.Workspace``, its fields named as below):
     view    int64[VIEW_SIZE]  what a user strategy sees (layout below)
     deal_rng, play_rng uint64[4]  the game's two random streams
     scratch uint64[4]     seeds the Monte Carlo sample streams
-    sums    int64[16]     Monte Carlo: points per option (pimc: the sums of the values)
+    sums    int64[16]     Monte Carlo: points per option (pimc: the sums of the values); the
+                          last two (MC_DECISIONS, MC_MOVES) count ``mc``'s decisions and the
+                          moves of their rollouts (``mc_work``, scripts/bench_mc.py)
     search  codes.SearchArrays  pimc: the solver's table (full size only in a block with a
                           pimc seat), search stack, one solve's moves and values, the stamp
 Out row columns (``codes.O_*``; spec.extra_columns): winners, hands, decisions, score_0,
@@ -132,7 +134,9 @@ from analyzer.rng import DEAL, PLAY, hand_purpose, randbelow, seed_stream
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> card`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "paired_swap_chunk")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "paired_swap_chunk", "mc_work")
+#: ``sums``'s last two entries: ``mc``'s decisions and the moves of their rollouts (13 options at most)
+MC_DECISIONS, MC_MOVES = 14, 15
 #: a user slot can be the base of ``mc`` and ``pimc`` (``mc:base=file.py:f``): ``rollout_hand_user``
 #: and ``pimc_move`` pick its moves through ``user_base_move``
 USER_BASES = True
@@ -222,7 +226,8 @@ def trace_decide(trace, seat, card, legal, codes):
 @njit(cache=True, _nrt=False)
 def rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, forced, r0, r1, r2, r3):
     """Play the hand on with built-in strategy ``base`` for both seats (the first card
-    ``forced``); returns the points taken in tricks (taken0, taken1).
+    ``forced``); returns the points taken in tricks (taken0, taken1) and the cards played
+    in the hand when it stopped (``played_in_hand``: mc_work counts the rollouts' moves).
 
     Stops early once no point card is left in either hand: the points are then settled.
     """
@@ -244,7 +249,13 @@ def rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, 
             card, r0, r1, r2, r3 = choose_move(base, hand, legal, led, mine, theirs, r0, r1, r2, r3)
         h0, h1, leader, trick, led, taken0, taken1, _ = play_card(seat, card, h0, h1, leader, trick, led, taken0,
                                                                   taken1, 0)
-    return taken0, taken1
+    return taken0, taken1, played_in_hand(trick, led)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def played_in_hand(trick, led):
+    """Cards played so far in the hand: two a trick done, one if a card is led to ``trick``."""
+    return 2 * trick + (1 if led >= 0 else 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -272,7 +283,7 @@ def rollout_hand_user(users, base, view, codes, rng, h0, h1, dead, first, leader
                                                   taken0, taken1, ntr0, view, codes, rng, r0, r1, r2, r3)
         h0, h1, leader, trick, led, taken0, taken1, ntr0 = play_card(seat, card, h0, h1, leader, trick, led, taken0,
                                                                      taken1, ntr0)
-    return taken0, taken1
+    return taken0, taken1, played_in_hand(trick, led)
 
 
 @njit(cache=True, inline="always")
@@ -320,6 +331,8 @@ def mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken
     if options & (options - 1) == 0:
         return lowest(options), r0, r1, r2, r3
     seed, r0, r1, r2, r3 = xoshiro(r0, r1, r2, r3)
+    sums[MC_DECISIONS] += 1
+    played_before = played_in_hand(trick, led)
     forced_dead = pool & (void_opp | KNOWN_DEAD[first])
     n = 0
     rest = options
@@ -338,13 +351,14 @@ def mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken
             bit = rest & -rest
             rest ^= bit
             if base >= 0:
-                t0, t1 = rollout_hand(base, a, b, dd, first, leader, trick, led, taken0, taken1, lowest(bit),
-                                      s0, s1, s2, s3)
+                t0, t1, played = rollout_hand(base, a, b, dd, first, leader, trick, led, taken0, taken1, lowest(bit),
+                                              s0, s1, s2, s3)
             else:
-                t0, t1 = rollout_hand_user(users, base, view, codes, rng, a, b, dd, first, leader, trick, led, taken0,
+                t0, t1, played = rollout_hand_user(users, base, view, codes, rng, a, b, dd, first, leader, trick, led, taken0,
                                            taken1, ntr0, lowest(bit), s0, s1, s2, s3)
             p0, p1, _ = hand_score(t0, t1)
             sums[i] += p0 if seat == 0 else p1
+            sums[MC_MOVES] += played - played_before  # the card tried and the rollout's
             i += 1
     best = -1
     best_sum = 1 << 62
@@ -431,10 +445,12 @@ def playout_hand(users, base, search, view, codes, h0, h1, dead, first, leader, 
     (taken0, taken1)."""
     rng = search.rng
     if base >= 0:
-        return rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, -1, rng[0], rng[1], rng[2],
-                            rng[3])
-    return rollout_hand_user(users, base, view, codes, rng, h0, h1, dead, first, leader, trick, led, taken0, taken1,
-                             ntr0, -1, rng[0], rng[1], rng[2], rng[3])
+        t0, t1, _ = rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, -1, rng[0], rng[1],
+                                 rng[2], rng[3])
+        return t0, t1
+    t0, t1, _ = rollout_hand_user(users, base, view, codes, rng, h0, h1, dead, first, leader, trick, led, taken0,
+                                  taken1, ntr0, -1, rng[0], rng[1], rng[2], rng[3])
+    return t0, t1
 
 
 @njit(cache=True, _nrt=False)
@@ -783,6 +799,19 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
         play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws)
         if err[g, 0] >= 0:
             return
+
+
+@njit(entry=True, cache=True)
+def mc_work(seed, start, params, strat, out, err, work, users, tier):
+    """For scripts/bench_mc.py only: games ``start ..`` as ``run_block`` plays them (one block,
+    ``out``/``err`` rows), with a seat of ``strat`` playing ``mc``; then ``work`` gets ``mc``'s
+    decisions and the moves played in their rollouts (``sums[MC_DECISIONS]``, ``sums[MC_MOVES]``)."""
+    ws = workspace(params, strat)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for g in range(out.shape[0]):
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws)
+    work[0] = ws.sums[MC_DECISIONS]
+    work[1] = ws.sums[MC_MOVES]
 
 
 @njit(entry=True, parallel=True, cache=True)

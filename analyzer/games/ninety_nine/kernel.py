@@ -142,6 +142,8 @@ class SearchSpace(NamedTuple):
     #: float64[2, 15] scratch of ``mc_move``: per legal move, the sum over the samples of its
     #: value and of the square of its lead over the base's move
     mc_stats: np.ndarray
+    #: int64[2]: ``mc``'s decisions and the moves of their rollouts (``mc_work``)
+    work: np.ndarray
 
 
 def scalars(ws) -> dict[str, int]:
@@ -152,7 +154,7 @@ def scalars(ws) -> dict[str, int]:
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "mc_decide", "exchange_chunk")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "mc_decide", "exchange_chunk", "mc_work")
 #: a user slot can be ``mc``'s base (``mc:base=file.py:f``): ``choose_base``
 USER_BASES = True
 #: the entry points take the compile tier after ``users`` (engine.search_tier): strategy ids
@@ -177,7 +179,7 @@ def search_workspace(params, strat, tier):
     players = params[P_PLAYERS]
     return SearchSpace(workspace(params), ismcts.new_tree(nodes, nodes + 1, N_MOVES, players),
                        scratch(players, 52 * params[P_DECKS]), np.zeros(3 + 4 * players, dtype=np.int64),
-                       np.zeros((2, N_MOVES), dtype=np.float64))
+                       np.zeros((2, N_MOVES), dtype=np.float64), np.zeros(2, dtype=np.int64))
 
 
 @njit(entry=True, cache=True)
@@ -422,6 +424,7 @@ def rollout_turns(users, base, ws, trace):
         if n == 0:
             return seat
         apply_move(ws, choose_base(users, base, ws, seat, legal, n), trace, False)
+        sc[S_DECISIONS] += 1
 
 
 #: ``mc``'s ``rounds`` at or above this: every rollout plays to the end of the game
@@ -476,8 +479,11 @@ def sample_value(params, users, ws, search, seat, move, j, base, rounds, trace):
     seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
     seed_stream(roll.play_rng, play_rng[1], j, PLAY)
     resample_hidden(roll, search.hist, seat, roll.deal_rng)
+    before = roll.sc[S_DECISIONS]
     apply_move(roll, move, trace, False)
-    return rollout_value(params, users, base, roll, search.out, seat, rounds, play_rng[2], j, trace)
+    value = rollout_value(params, users, base, roll, search.out, seat, rounds, play_rng[2], j, trace)
+    search.work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
+    return value
 
 
 #: ``mc`` leaves its base's move for another only when the other's mean lead over the K
@@ -498,6 +504,7 @@ def mc_move(params, users, ws, search, seat, legal, n, k, base, rounds, trace):
     the samples); else the base's move. Uses ``search.mc_stats``."""
     first = choose_base(users, base, ws, seat, legal, n)
     stats = search.mc_stats
+    search.work[0] += 1
     for i in range(n):
         stats[0, i] = 0.0
         stats[1, i] = 0.0
@@ -704,6 +711,20 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
         play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, search)
         if err[g, 0] >= 0:
             return
+
+
+@njit(entry=True, cache=True)
+def mc_work(seed, start, params, strat, out, err, work, users, tier):
+    """For scripts/bench_mc.py only: games ``start ..`` as ``run_block`` plays them (one block,
+    ``out``/``err`` rows), with a seat of ``strat`` playing ``mc``; then ``work`` gets ``mc``'s
+    decisions and the moves played in their rollouts (``SearchSpace.work``)."""
+    ws = workspace(params)
+    search = search_workspace(params, strat, tier)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for g in range(out.shape[0]):
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, search)
+    work[0] = search.work[0]
+    work[1] = search.work[1]
 
 
 @njit(entry=True, parallel=True, cache=True)

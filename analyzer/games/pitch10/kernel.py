@@ -86,7 +86,7 @@ N_COLUMNS = 31
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "bid_table_chunk")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "bid_table_chunk", "mc_work")
 #: a user slot can be the base of ``mc`` and ``pimc`` (``mc:base=file.py:f``): ``user_base_move``
 #: picks its moves (mc's rollouts: ``user_rollout_turns``; pimc's bids to discards and its ties)
 USER_BASES = True
@@ -176,6 +176,7 @@ class MCWork(NamedTuple):
     tree: tuple           # ismcts: its analyzer.ismcts.Tree (iterations + 1 nodes; 2 without an ismcts seat)
     future: np.ndarray    # ismcts: float64[FUTURE_KEYS], team 0's win share by the hand's score changes
     fw: np.ndarray        # float64[WEIGHT_ROWS, 17]: the Monte Carlo sampler's weights (``prepare_hidden``)
+    work: np.ndarray      # int64[2]: ``mc``'s decisions searched and the moves of their rollouts (``mc_work``)
 
 
 @njit(entry=True, cache=True)
@@ -1182,6 +1183,7 @@ def user_rollout_turns(params, users, base, ws, out, trace):
     while sc[S_PHASE] != PH_DONE:
         seat, kind, _ = decision(ws, False)
         apply_move(params, ws, user_base_move(params, users, base, ws, seat, kind), out, trace, False)
+        sc[S_DECISIONS] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -1192,6 +1194,7 @@ def rollout_turns(params, base, ws, out, trace):
     while sc[S_PHASE] != PH_DONE:
         seat, kind, n = decision(ws, False)
         apply_move(params, ws, base_move(base, st.PARTNER_SHARE, ws, seat, kind, n), out, trace, False)
+        sc[S_DECISIONS] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -1208,6 +1211,8 @@ def mc_move(params, users, ws, mcws, seat, n, k, base):
         return legal[0]
     team = seat & 1
     totals[:] = 0
+    work = mcws.work
+    work[0] += 1
     after_trump = ws.sc[S_PHASE] > PH_TRUMP
     if after_trump:
         copy_bundle(ws, samp)
@@ -1225,11 +1230,13 @@ def mc_move(params, users, ws, mcws, seat, n, k, base):
             copy_bundle(samp, roll)
             seed_stream(roll.deal_rng, play_rng[1], j, DEAL)
             seed_stream(roll.play_rng, play_rng[1], j, PLAY)
+            before = roll.sc[S_DECISIONS]
             apply_move(params, roll, legal[i], scratch, trace, False)
             if base >= 0:
                 rollout_turns(params, base, roll, scratch, trace)
             else:
                 user_rollout_turns(params, users, base, roll, scratch, trace)
+            work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
             totals[i] += hand_value(params, roll, team)
     best = 0
     for i in range(1, n):
@@ -1706,7 +1713,8 @@ def mc_workspace(params, strat, tier):
                           np.zeros(16, dtype=np.int64))
     return MCWork(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
                   np.zeros((1, tr.WIDTH), dtype=np.int64), np.zeros(16, dtype=np.int64), search,
-                  ismcts.new_tree(nodes, TREE_DEPTH, 16, 4), np.full(FUTURE_KEYS, -1.0), sampler_weights())
+                  ismcts.new_tree(nodes, TREE_DEPTH, 16, 4), np.full(FUTURE_KEYS, -1.0), sampler_weights(),
+                  np.zeros(2, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
@@ -1742,6 +1750,20 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
+
+
+@njit(entry=True, cache=True)
+def mc_work(seed, start, params, strat, out, err, work, users, tier):
+    """For scripts/bench_mc.py only: games ``start ..`` as ``run_block`` plays them (one block,
+    ``out``/``err`` rows), with a seat of ``strat`` playing ``mc``; then ``work`` gets ``mc``'s
+    decisions searched and the moves played in their rollouts (``MCWork.work``)."""
+    ws = workspace(params)
+    mcws = mc_workspace(params, strat, tier)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for g in range(out.shape[0]):
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, mcws)
+    work[0] = mcws.work[0]
+    work[1] = mcws.work[1]
 
 
 @njit(entry=True, cache=True)

@@ -86,7 +86,7 @@ MC_ALL_FOLLOWS = 16
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "search_decide")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "search_decide", "mc_work")
 #: a user slot can be the base of ``mc`` (``mc:base=file.py:f``): ``user_rollout_turns`` plays
 #: mc's rollouts with it
 USER_BASES = True
@@ -799,6 +799,7 @@ def rollout_turns(base, params, ws, trace):
         move = base_move(base, phase, hpk[p], sc[S_HS], s, best, sc[S_NDECK] - sc[S_TOP], low_only,
                          play_rng, scr)
         apply_move(params, ws, move, trace, False)
+        sc[S_DECISIONS] += 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -836,6 +837,7 @@ def user_rollout_turns(params, users, base, ws, trace):
         if not is_in(move, legal, n):
             raise ValueError(ILLEGAL_MARK)
         apply_move(params, ws, move, trace, False)
+        sc[S_DECISIONS] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -870,7 +872,7 @@ def mc_candidates(kind, hand, hs, s, best, stock_left, low_only, cand, scr):
 
 
 @njit(cache=True, _nrt=False)
-def mc_move(params, users, ws, samp, roll, seat, k, base, trace):
+def mc_move(params, users, ws, samp, roll, search, seat, k, base, trace):
     """``mc``: for K samples of the hidden cards, roll each candidate move out to the end
     of the hand with the base strategy (the same sample and the same random numbers for
     every move); play the move that took the fewest final-trick points (ties: the earlier
@@ -891,6 +893,8 @@ def mc_move(params, users, ws, samp, roll, seat, k, base, trace):
     total = samp.totals
     for i in range(nc):
         total[i] = 0
+    work = search.work
+    work[0] += 1
     for j in range(k):
         copy_bundle(ws, samp)
         seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
@@ -898,11 +902,13 @@ def mc_move(params, users, ws, samp, roll, seat, k, base, trace):
         resample_hidden(params, samp, seat, samp.deal_rng)
         for i in range(nc):
             copy_bundle(samp, roll)
+            before = roll.sc[S_DECISIONS]
             apply_move(params, roll, cand[i], trace, False)
             if base >= 0:
                 rollout_turns(base, params, roll, trace)
             else:
                 user_rollout_turns(params, users, base, roll, trace)
+            work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
             total[i] += seat_points(roll, seat)
     bi = 0
     for i in range(1, nc):
@@ -1063,7 +1069,7 @@ def search_move(strat, users, tier, params, ws, samp, roll, search, seat, trace)
     if strat[seat, 0] == st.ISMCTS:
         return ismcts_move(params, users, ws, roll, search, seat, strat[seat, 1], strat[seat, 2], strat[seat, 3],
                            strat[seat, 4], trace)
-    return mc_move(params, users, ws, samp, roll, seat, strat[seat, 1], strat[seat, 2], trace)
+    return mc_move(params, users, ws, samp, roll, search, seat, strat[seat, 1], strat[seat, 2], trace)
 
 
 # ---- drivers -------------------------------------------------------------------------------------
@@ -1198,6 +1204,20 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
         play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, samp, roll, search)
         if err[g, 0] >= 0:
             return
+
+
+@njit(entry=True, cache=True)
+def mc_work(seed, start, params, strat, out, err, work, users, tier):
+    """For scripts/bench_mc.py only: games ``start ..`` as ``run_block`` plays them (one block,
+    ``out``/``err`` rows), with a seat of ``strat`` playing ``mc``; then ``work`` gets ``mc``'s
+    decisions searched and the moves played in their rollouts (``SearchSpace.work``)."""
+    ws = workspace(params)
+    samp, roll, search = search_bundles(params, strat, tier)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for g in range(out.shape[0]):
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, samp, roll, search)
+    work[0] = search.work[0]
+    work[1] = search.work[1]
 
 
 @njit(entry=True, parallel=True, cache=True)

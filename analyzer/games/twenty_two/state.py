@@ -105,6 +105,8 @@ class SearchSpace(NamedTuple):
     #: int64[3 + 4 P] scratch out row of the playouts (final_trick and deal_hand count there;
     #: nobody reads it)
     out: np.ndarray
+    #: int64[2]: ``mc``'s decisions searched and the moves of their rollouts (kernel.mc_work)
+    work: np.ndarray
 
 
 #: scalar registers (``sc``), in index order. phase: PH_* (codes.py); seat: to move;
@@ -166,7 +168,8 @@ def search_space(params, strat):
         if strat[s, 0] == ISMCTS:
             nodes = max(nodes, strat[s, 1] + 1)
     players = params[P_PLAYERS]
-    return SearchSpace(ismcts.new_tree(nodes, nodes + 1, MAX_LEGAL, players), np.zeros(3 + 4 * players, dtype=np.int64))
+    return SearchSpace(ismcts.new_tree(nodes, nodes + 1, MAX_LEGAL, players), np.zeros(3 + 4 * players, dtype=np.int64),
+                       np.zeros(2, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)

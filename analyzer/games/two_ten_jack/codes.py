@@ -91,6 +91,7 @@ class McWorkspace(NamedTuple):
     search: SearchArrays      # pimc: the solver's arrays (full size only with a pimc seat)
     tree: tuple               # ismcts: an analyzer.ismcts.Tree (iterations + 1 nodes; else 2)
     future: np.ndarray        # ismcts: float64[kernel.ROUND_KEYS] the futures' value per way a round ends
+    work: np.ndarray          # int64[2]: ``mc``'s decisions searched and the moves of their rollouts (mc_work)
 
 
 class Scalars(NamedTuple):

@@ -158,7 +158,7 @@ ALL_CARDS = np.int64((1 << 52) - 1)
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
 #: tuple of engine.SLOTS compiled functions ``(view, legal, n, rng) -> move`` (engine.SlotKernel);
 #: a seat with strategy id ``sid < 0`` plays ``users[-1 - sid]``
-USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "paired_swap_chunk")
+USER_ENTRIES = ("run_chunk", "run_traced", "evaluate_chunk", "paired_swap_chunk", "mc_work")
 #: a user slot can be the base of ``mc`` and ``pimc`` (``mc:base=file.py:f``): ``user_turns``
 #: plays mc's rollouts with it, ``tie_break_user`` breaks pimc's ties
 USER_BASES = True
@@ -224,7 +224,7 @@ def mc_workspace(params, strat, tier):
     tree = ismcts.new_tree(nodes, 2 * TRICKS + 1, HAND_SIZE + 2, 2)
     return McWorkspace(workspace(params), workspace(params), np.zeros(N_COLUMNS, dtype=np.int64),
                        np.zeros(64, dtype=np.int64), np.zeros((1, tr.WIDTH), dtype=np.int64), search, tree,
-                       np.zeros(ROUND_KEYS, dtype=np.float64))
+                       np.zeros(ROUND_KEYS, dtype=np.float64), np.zeros(2, dtype=np.int64))
 
 
 @njit(cache=True, _nrt=False)
@@ -811,6 +811,8 @@ def mc_move(params, users, ws, mcws, seat, mask, k, base):
     n = mask_list(mask, moves)
     for i in range(n):
         total[i] = 0
+    work = mcws.work
+    work[0] += 1
     # the knowledge's weights once per decision (samp's scratch holds them)
     cum = samp.scratch_w
     pool, wsum, ok = hidden_setup(ws, seat, cum)
@@ -822,11 +824,13 @@ def mc_move(params, users, ws, mcws, seat, mask, k, base):
         samp.sc[S_TRACK] = 0
         for i in range(n):
             copy_round(samp, roll)
+            before = roll.sc[S_DECISIONS]
             apply_move(roll, moves[i], out, trace, False)
             if base >= 0:
                 builtin_turns(base, base, roll, out, trace, False)
             else:
                 user_turns(params, users, base, roll, out, trace)
+            work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
             total[i] += mask_points(roll.taken[seat])
     best = 0
     for i in range(1, n):
@@ -1236,6 +1240,20 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
     for b in prange(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
+
+
+@njit(entry=True, cache=True)
+def mc_work(seed, start, params, strat, out, err, work, users, tier):
+    """For scripts/bench_mc.py only: games ``start ..`` as ``run_block`` plays them (one block,
+    ``out``/``err`` rows), with a seat of ``strat`` playing ``mc``; then ``work`` gets ``mc``'s
+    decisions searched and the moves played in their rollouts (``McWorkspace.work``)."""
+    ws = workspace(params)
+    mcws = mc_workspace(params, strat, tier)
+    trace = np.zeros((1, tr.WIDTH), dtype=np.int64)
+    for g in range(out.shape[0]):
+        play_game(seed, start + g, params, strat, users, tier, out[g], err[g], trace, False, ws, mcws)
+    work[0] = mcws.work[0]
+    work[1] = mcws.work[1]
 
 
 @njit(entry=True, cache=True)

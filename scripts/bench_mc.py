@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""``mc`` against its yardstick (issue "Kernels at the limit", item 3), one core.
+
+An ``mc`` decision plays rollouts: for each sample of the hidden cards, each move it tries
+and then the base strategy for every seat to the end of the hand (Ninety-Nine: of its
+``rounds``). Its yardstick is the same moves played by ``simulate``: moves per second of
+games where every seat plays the base strategy (the rows' ``decisions`` column over the
+time). ``mc`` keeps ``rollout moves per second of its decisions' time / simulate's moves per
+second`` of the engine's speed; what it pays beyond the playouts is sampling the hidden
+cards, copying the position and seeding each rollout's streams.
+
+Each game's kernel counts, in ``mc_work`` (a bench-only entry point), the decisions ``mc``
+searched (those with more than one distinct move) and the moves of their rollouts. The
+time of those decisions is the CPU time of the games with one ``mc`` seat (the others
+``heuristic``) less that of the same games played by ``heuristic`` alone, as
+bench_search.py times them. Rates come from two run sizes where the games allow; CPU time of
+this process, one worker; nothing here is asserted in tests.
+
+    python scripts/bench_mc.py                  # every game, a Markdown table
+    python scripts/bench_mc.py --game pitch10 --games 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import analyzer.jit  # noqa: E402,F401  (numba's set-up before any kernel)
+from analyzer import api  # noqa: E402
+from analyzer import games as registry  # noqa: E402
+
+SEED = 11
+BASE = "heuristic"  # mc's default base strategy, the yardstick's strategy too
+
+
+@dataclass(frozen=True)
+class MCSpeed:
+    game: str
+    strategy: str         # the mc seat's strategy text (default budget)
+    decisions: int        # mc decisions searched
+    rollout_moves: int    # moves played in their rollouts
+    mc_cpu: float         # s: the games with the mc seat less the same games all heuristic
+    sim_moves: int        # moves of simulate's all-heuristic games (the yardstick)
+    sim_cpu: float        # s
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.mc_cpu
+
+    @property
+    def rollout_moves_per_second(self) -> float:
+        return self.rollout_moves / self.mc_cpu
+
+    @property
+    def sim_moves_per_second(self) -> float:
+        return self.sim_moves / self.sim_cpu
+
+    @property
+    def ratio(self) -> float:
+        return self.rollout_moves_per_second / self.sim_moves_per_second
+
+
+def _mc_run(game: str, seats: list[str], games: int) -> tuple[np.ndarray, float]:
+    """(mc's counters, CPU seconds) of ``games`` games through the game's ``mc_work``."""
+    s = api.setup(game, None, seats, None)
+    kernel = s.spec.user_kernel([])
+    ncols = len(s.spec.columns(s.rules))
+    work = np.zeros(2, dtype=np.int64)
+
+    def run(n: int) -> float:
+        out = np.zeros((n, ncols), dtype=np.int64)
+        err = np.full((n, 4), -1, dtype=np.int64)
+        started = time.process_time()
+        kernel.mc_work(np.uint64(SEED), np.int64(0), s.params, s.strat, out, err, work)
+        spent = time.process_time() - started
+        if (err[:, 0] >= 0).any():
+            raise RuntimeError(f"{game}: an illegal move in the mc run")
+        return spent
+
+    run(1)  # compile / load
+    spent = run(games)
+    return work.copy(), spent
+
+
+def _plain_run(game: str, seats: list[str], games: int) -> tuple[int, float]:
+    """(moves: the rows' ``decisions`` summed, CPU seconds) of ``games`` games of run_chunk,
+    one block on one thread: ``simulate``'s kernel."""
+    s = api.setup(game, None, seats, None)
+    columns = s.spec.columns(s.rules)
+    ncols = len(columns)
+
+    def run(n: int) -> tuple[int, float]:
+        out = np.zeros((n, ncols), dtype=np.int64)
+        err = np.full((n, 4), -1, dtype=np.int64)
+        started = time.process_time()
+        s.run_chunk(np.uint64(SEED), np.int64(0), s.params, s.strat, out, err, np.int64(1))
+        return int(out[:, columns.index("decisions")].sum()), time.process_time() - started
+
+    run(1)  # compile / load
+    return run(games)
+
+
+def measure(game: str, games: int, sim_games: int = 100_000) -> MCSpeed:
+    spec = registry.get(game)
+    players = spec.default_players
+    work, with_mc = _mc_run(game, ["mc"] + [BASE] * (players - 1), games)
+    _, alone = _plain_run(game, [BASE] * players, games)  # the same games, nobody searching
+    moves, sim_cpu = _plain_run(game, [BASE] * players, sim_games)
+    return MCSpeed(game, "mc", int(work[0]), int(work[1]), with_mc - alone, moves, sim_cpu)
+
+
+def table(rows: list[MCSpeed]) -> str:
+    head = ("| game | mc decisions | rollout moves | decisions/s | rollout moves/s | simulate moves/s | ratio |\n"
+            "|---|---|---|---|---|---|---|\n")
+    return head + "".join(
+        f"| {r.game} | {r.decisions:,} | {r.rollout_moves:,} | {r.decisions_per_second:,.0f} | "
+        f"{r.rollout_moves_per_second / 1e6:.2f}M | {r.sim_moves_per_second / 1e6:.2f}M | {r.ratio:.2f}x |\n"
+        for r in rows)
+
+
+def main() -> None:
+    from analyzer.runner import set_workers
+
+    set_workers(1)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--games", type=int, default=20, help="games with the mc seat (default 20)")
+    args = parser.parse_args()
+    print(table([measure(g, args.games) for g in args.game or registry.names()]))
+
+
+if __name__ == "__main__":
+    main()
