@@ -132,6 +132,8 @@ class SearchSpace(NamedTuple):
 
     #: the state bundle a search plays its sampled worlds in
     roll: Bundle
+    #: ``mc``'s sampled world, which each move's rollout starts from (``sample_world``)
+    samp: Bundle
     #: analyzer.ismcts.Tree: room for the most iterations of an ``ismcts`` seat (else 2 nodes)
     tree: tuple
     #: sampler.History: the history sampler's work area, for the worlds' redeals
@@ -177,7 +179,7 @@ def search_workspace(params, strat, tier):
         if strat[s, 0] == st.ISMCTS:
             nodes = max(nodes, strat[s, 1] + 1)
     players = params[P_PLAYERS]
-    return SearchSpace(workspace(params), ismcts.new_tree(nodes, nodes + 1, N_MOVES, players),
+    return SearchSpace(workspace(params), workspace(params), ismcts.new_tree(nodes, nodes + 1, N_MOVES, players),
                        scratch(players, 52 * params[P_DECKS]), np.zeros(3 + 4 * players, dtype=np.int64),
                        np.zeros((2, N_MOVES), dtype=np.float64), np.zeros(2, dtype=np.int64))
 
@@ -467,21 +469,29 @@ def rollout_value(params, users, base, roll, out, seat, rounds, future_seed, j, 
 
 
 @njit(cache=True, _nrt=False)
+def sample_world(ws, search, seat, j):
+    """Sample j of the hidden cards, in ``search.samp``: the hidden cards and the current stock
+    from ``(play_rng[0], j, DEAL)``, the strategies' coin flips from ``(play_rng[1], j, PLAY)``;
+    the game's own streams are left alone. Drawn once per sample, and each move's rollout
+    starts from a copy (``sample_value``): the same sample for every move (common random
+    numbers). Reads ``ws``, writes ``search.samp`` and ``search.hist``."""
+    play_rng, samp = ws.play_rng, search.samp
+    copy_bundle(ws, samp)
+    seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
+    seed_stream(samp.play_rng, play_rng[1], j, PLAY)
+    resample_hidden(samp, search.hist, seat, samp.deal_rng)
+
+
+@njit(cache=True, _nrt=False)
 def sample_value(params, users, ws, search, seat, move, j, base, rounds, trace):
-    """What ``move`` is worth to ``seat`` on sample j of the hidden cards (``rollout_value``).
-    Sample j is the same for every move (common random numbers): the hidden cards and the
-    current stock from ``(play_rng[0], j, DEAL)``, the strategies' coin flips from
-    ``(play_rng[1], j, PLAY)``, the later rounds from ``play_rng[2]``; the game's own
-    streams are left alone. Reads ``ws``, writes only ``search`` (its ``roll``, ``hist``,
-    ``out``)."""
-    play_rng, roll = ws.play_rng, search.roll
-    copy_bundle(ws, roll)
-    seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
-    seed_stream(roll.play_rng, play_rng[1], j, PLAY)
-    resample_hidden(roll, search.hist, seat, roll.deal_rng)
+    """What ``move`` is worth to ``seat`` on sample j of the hidden cards (``sample_world``,
+    in ``search.samp``; ``rollout_value``), the later rounds dealt from ``play_rng[2]``.
+    Writes only ``search`` (its ``roll``, ``out``, ``work``)."""
+    roll = search.roll
+    copy_bundle(search.samp, roll)
     before = roll.sc[S_DECISIONS]
     apply_move(roll, move, trace, False)
-    value = rollout_value(params, users, base, roll, search.out, seat, rounds, play_rng[2], j, trace)
+    value = rollout_value(params, users, base, roll, search.out, seat, rounds, ws.play_rng[2], j, trace)
     search.work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
     return value
 
@@ -509,6 +519,7 @@ def mc_move(params, users, ws, search, seat, legal, n, k, base, rounds, trace):
         stats[0, i] = 0.0
         stats[1, i] = 0.0
     for j in range(k):
+        sample_world(ws, search, seat, np.int64(j))
         own = sample_value(params, users, ws, search, seat, first, np.int64(j), base, rounds, trace)
         for i in range(n):
             if legal[i] != first:
