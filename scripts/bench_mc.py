@@ -68,44 +68,46 @@ class MCSpeed:
         return self.rollout_moves_per_second / self.sim_moves_per_second
 
 
-def _mc_run(game: str, seats: list[str], games: int) -> tuple[np.ndarray, float]:
-    """(mc's counters, CPU seconds) of ``games`` games through the game's ``mc_work``."""
+def _timed_games(game: str, seats: list[str], games: int, call) -> tuple[api.Setup, np.ndarray, float]:
+    """(the run's set-up, out rows, CPU seconds) of ``games`` games, ``call(setup, out, err)`` playing them (after
+    one game to compile or load the kernel); an illegal move fails the measure."""
     s = api.setup(game, None, seats, None)
-    kernel = s.spec.user_kernel([])
     ncols = len(s.spec.columns(s.rules))
-    work = np.zeros(2, dtype=np.int64)
 
-    def run(n: int) -> float:
+    def run(n: int) -> tuple[np.ndarray, float]:
         out = np.zeros((n, ncols), dtype=np.int64)
         err = np.full((n, 4), -1, dtype=np.int64)
         started = time.process_time()
-        kernel.mc_work(np.uint64(SEED), np.int64(0), s.params, s.strat, out, err, work)
+        call(s, out, err)
         spent = time.process_time() - started
         if (err[:, 0] >= 0).any():
-            raise RuntimeError(f"{game}: an illegal move in the mc run")
-        return spent
+            raise RuntimeError(f"{game}: an illegal move in the run")
+        return out, spent
 
-    run(1)  # compile / load
-    spent = run(games)
+    run(1)
+    return (s, *run(games))
+
+
+def _mc_run(game: str, seats: list[str], games: int) -> tuple[np.ndarray, float]:
+    """(mc's counters, CPU seconds) of ``games`` games through the game's ``mc_work``."""
+    work = np.zeros(2, dtype=np.int64)
+
+    def call(s, out, err) -> None:
+        s.spec.user_kernel([]).mc_work(np.uint64(SEED), np.int64(0), s.params, s.strat, out, err, work)
+
+    _, _, spent = _timed_games(game, seats, games, call)
     return work.copy(), spent
 
 
 def _plain_run(game: str, seats: list[str], games: int) -> tuple[int, float]:
     """(moves: the rows' ``decisions`` summed, CPU seconds) of ``games`` games of run_chunk,
     one block on one thread: ``simulate``'s kernel."""
-    s = api.setup(game, None, seats, None)
-    columns = s.spec.columns(s.rules)
-    ncols = len(columns)
 
-    def run(n: int) -> tuple[int, float]:
-        out = np.zeros((n, ncols), dtype=np.int64)
-        err = np.full((n, 4), -1, dtype=np.int64)
-        started = time.process_time()
+    def call(s, out, err) -> None:
         s.run_chunk(np.uint64(SEED), np.int64(0), s.params, s.strat, out, err, np.int64(1))
-        return int(out[:, columns.index("decisions")].sum()), time.process_time() - started
 
-    run(1)  # compile / load
-    return run(games)
+    s, out, spent = _timed_games(game, seats, games, call)
+    return int(out[:, s.spec.columns(s.rules).index("decisions")].sum()), spent
 
 
 def measure(game: str, games: int, sim_games: int = 100_000) -> MCSpeed:
