@@ -513,8 +513,10 @@ def mc_move(params, users, ws, search, seat, legal, n, k, base, rounds, trace):
     over the base strategy's own move is at least MC_MARGIN standard errors (paired over
     the samples); else the base's move. Uses ``search.mc_stats``."""
     first = choose_base(users, base, ws, seat, legal, n)
-    if n == 1:  # nothing to compare: the rollouts could not change the move (nor the PLAY
-        next_u64(ws.play_rng)  # stream, but for this draw: they play on their own streams)
+    if n == 1:
+        # a lone legal move: nothing to compare it with, so no rollouts; the PLAY stream moves
+        # on as after a search (the rollouts play on streams of their own), records unchanged
+        next_u64(ws.play_rng)
         return first
     stats = search.mc_stats
     search.work[0] += 1
