@@ -354,8 +354,8 @@ def mc_move(users, seat, k, base, h0, h1, dead, first, leader, trick, led, taken
                 t0, t1, played = rollout_hand(base, a, b, dd, first, leader, trick, led, taken0, taken1, lowest(bit),
                                               s0, s1, s2, s3)
             else:
-                t0, t1, played = rollout_hand_user(users, base, view, codes, rng, a, b, dd, first, leader, trick, led, taken0,
-                                           taken1, ntr0, lowest(bit), s0, s1, s2, s3)
+                t0, t1, played = rollout_hand_user(users, base, view, codes, rng, a, b, dd, first, leader, trick,
+                                                   led, taken0, taken1, ntr0, lowest(bit), s0, s1, s2, s3)
             p0, p1, _ = hand_score(t0, t1)
             sums[i] += p0 if seat == 0 else p1
             sums[MC_MOVES] += played - played_before  # the card tried and the rollout's
