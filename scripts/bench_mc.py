@@ -44,7 +44,6 @@ BASE = "heuristic"  # mc's default base strategy, the yardstick's strategy too
 @dataclass(frozen=True)
 class MCSpeed:
     game: str
-    strategy: str         # the mc seat's strategy text (default budget)
     decisions: int        # mc decisions searched
     rollout_moves: int    # moves played in their rollouts
     mc_cpu: float         # s: the games with the mc seat less the same games all heuristic
@@ -116,7 +115,7 @@ def measure(game: str, games: int, sim_games: int = 100_000) -> MCSpeed:
     work, with_mc = _mc_run(game, ["mc"] + [BASE] * (players - 1), games)
     _, alone = _plain_run(game, [BASE] * players, games)  # the same games, nobody searching
     moves, sim_cpu = _plain_run(game, [BASE] * players, sim_games)
-    return MCSpeed(game, "mc", int(work[0]), int(work[1]), with_mc - alone, moves, sim_cpu)
+    return MCSpeed(game, int(work[0]), int(work[1]), with_mc - alone, moves, sim_cpu)
 
 
 def table(rows: list[MCSpeed]) -> str:

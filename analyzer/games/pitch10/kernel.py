@@ -1152,14 +1152,6 @@ def base_move(sid, share, ws, seat, kind, n):
 
 
 @njit(cache=True, _nrt=False)
-def base_move_apart(sid, share, ws, seat, kind, n):
-    """``base_move`` out of line: ``choose_move``'s built-in case, which ``play_turns`` never
-    reaches (it plays built-ins itself, ``base_move_w``); inlined there it was a second copy
-    of the built-ins in the play loop (11 s more compile)."""
-    return base_move(sid, share, ws, seat, kind, n)
-
-
-@njit(cache=True, _nrt=False)
 def user_base_move(params, users, sid, ws, seat, kind):
     """The move of the user strategy in slot ``-1 - sid`` as the base of a search strategy
     (``mc``'s rollouts, ``pimc``'s decisions outside the play) at the current decision of
@@ -1604,10 +1596,9 @@ def search_move(params, strat, users, tier, ws, mcws, seat, kind, n):
 
 @njit(cache=True, _nrt=False, inline="always")
 def choose_move(params, strat, users, tier, ws, mcws, seat, kind, n):
-    """The move of ``seat``'s strategy: built-in by id, ``mc``, ``pimc``, or a user slot."""
+    """The move of ``seat``'s strategy when it is not a built-in (``play_turns`` plays those,
+    ``base_move_w``): ``mc``, ``pimc``, ``ismcts`` or a user slot."""
     sid = strat[seat, 0]
-    if sid == st.RANDOM or sid == st.HEURISTIC:
-        return base_move_apart(sid, strat[seat, 1], ws, seat, kind, n)
     if sid >= st.SEARCH:
         return search_move(params, strat, users, tier, ws, mcws, seat, kind, n)
     fill_view(ws, seat, kind, params)
