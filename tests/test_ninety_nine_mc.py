@@ -60,7 +60,7 @@ def test_the_game_is_dealt_alike_whether_a_seat_searches_or_not():
     play later rounds, must not move it. While nobody is out (5 chips: at least 6 rounds)
     the dealers are the same too, so the deals must be identical."""
     differ = 0
-    for index in range(3):
+    for index in range(4):
         a = api.play("ninety-nine", seed=8, index=index, seats=["mc:k=16,rounds=3", "heuristic", "heuristic"])[0]
         b = api.play("ninety-nine", seed=8, index=index, seats=["heuristic", "heuristic", "heuristic"])[0]
         deals_a = [(ev["dealer"], ev["hands"], ev["stock"]) for ev in a if ev["ev"] == "deal"][:6]
@@ -69,7 +69,9 @@ def test_the_game_is_dealt_alike_whether_a_seat_searches_or_not():
         moves_a = [ev["move"] for ev in a if ev["ev"] == "decide"]
         moves_b = [ev["move"] for ev in b if ev["ev"] == "decide"]
         differ += moves_a != moves_b
-    assert differ >= 2  # mc did play differently
+    # mc was in play: it keeps its base's move unless another leads by two standard errors, so
+    # in many games it plays exactly as the heuristic (here two of the four)
+    assert differ >= 1
 
 
 # ---- a move that loses the game at once ------------------------------------------------------------

@@ -77,7 +77,7 @@ from analyzer.games.ninety_nine.rules import (
     slot_of_rank,
     total_after,
 )
-from analyzer.games.ninety_nine.sampler import resample_hidden, resample_history, scratch
+from analyzer.games.ninety_nine.sampler import resample_classes, resample_hidden, resample_history, scratch
 from analyzer.jit import ix, njit, prange
 from analyzer.rng import (DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream)
 
@@ -199,7 +199,7 @@ def workspace(params):
                   np.zeros((LOG_CAP, 2), dtype=np.int64), np.zeros(N_MOVES, dtype=np.int64))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def copy_bundle(src, dst):
     """Copy a whole state (``src`` into ``dst``, same shapes; the play log as far as it goes)."""
     for a, b in ((src.stock, dst.stock), (src.pile, dst.pile), (src.chips, dst.chips), (src.legal, dst.legal),
@@ -217,6 +217,31 @@ def copy_bundle(src, dst):
     for i in range(src.sc[S_NLOG]):
         dst.log[i, 0] = src.log[i, 0]
         dst.log[i, 1] = src.log[i, 1]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def copy_for_rollout(src, dst):
+    """Copy what a rollout or the one-deck sampler reads of a state (``src`` into ``dst``):
+    ``copy_bundle`` but for the play log (a rollout only appends to it: the log counter
+    comes with ``sc``; only the history sampler of two decks reads it), the legal moves
+    (listed again before each move), the stock's drawn cards and the pile past its top
+    (nothing reads them before they are written again)."""
+    sc = src.sc
+    for i in range(sc[S_TOP], sc[S_END]):
+        dst.stock[i] = src.stock[i]
+    for i in range(sc[S_NPILE]):
+        dst.pile[i] = src.pile[i]
+    for a, b in ((src.chips, dst.chips), (src.position, dst.position), (src.sc, dst.sc)):
+        for i in range(a.shape[0]):
+            b[i] = a[i]
+    for s in range(src.hands.shape[0]):
+        dst.active[s] = src.active[s]
+        for c in range(HAND_SIZE):
+            dst.hands[s, c] = src.hands[s, c]
+            dst.slab[s, c] = src.slab[s, c]
+    for j in range(4):
+        dst.deal_rng[j] = src.deal_rng[j]
+        dst.play_rng[j] = src.play_rng[j]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -416,7 +441,7 @@ def choose_base(users, sid, ws, seat, legal, n):
     return move
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def rollout_turns(users, base, ws, trace):
     """Play the round on with every seat using base strategy ``base``; the seat that goes over."""
     hands, legal, sc = ws.hands, ws.legal, ws.sc
@@ -451,7 +476,7 @@ def horizon_value(params, ws, seat):
     return mine / lives
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def rollout_value(params, users, base, roll, out, seat, rounds, future_seed, j, trace):
     """Play ``roll`` on with every seat using ``base``: the round to its end, then up to
     ``rounds - 1`` more rounds (all of them from WHOLE_GAME), each dealt from the stream
@@ -459,41 +484,83 @@ def rollout_value(params, users, base, roll, out, seat, rounds, future_seed, j, 
     1 if it won, 0 if it is out, else ``horizon_value`` (one winner: Ninety-Nine has no draw).
     ``out`` (a scratch row) takes the bust and round counts of settle and deal_round."""
     sc = roll.sc
-    played = 1
-    settle(params, roll, out, rollout_turns(users, base, roll, trace), trace, False)
-    while sc[S_NACTIVE] > 1 and roll.active[seat] and (played < rounds or rounds >= WHOLE_GAME):
-        deal_round(future_seed, j, params, roll, out, trace, False)
+    played = 0
+    while True:  # one call site of the inlined round (rollout_turns): compile time
+        if played > 0:
+            deal_round(future_seed, j, params, roll, out, trace, False)
         settle(params, roll, out, rollout_turns(users, base, roll, trace), trace, False)
         played += 1
-    return horizon_value(params, roll, seat)
+        if not (sc[S_NACTIVE] > 1 and roll.active[seat] and (played < rounds or rounds >= WHOLE_GAME)):
+            return horizon_value(params, roll, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def sample_world(ws, search, seat, j):
     """Sample j of the hidden cards, in ``search.samp``: the hidden cards and the current stock
     from ``(play_rng[0], j, DEAL)``, the strategies' coin flips from ``(play_rng[1], j, PLAY)``;
     the game's own streams are left alone. Drawn once per sample, and each move's rollout
-    starts from a copy (``sample_value``): the same sample for every move (common random
-    numbers). Reads ``ws``, writes ``search.samp`` and ``search.hist``."""
+    starts from a copy (``rollouts``): the same sample for every move (common random
+    numbers). Reads ``ws``, writes ``search.samp`` and ``search.hist``.
+
+    With one deck ``mc_move`` has copied the rest of the state into ``samp`` (the rollouts
+    leave it alone), and only what the class sampler reads and writes is copied here: the
+    hands and the live stock."""
     play_rng, samp = ws.play_rng, search.samp
-    copy_bundle(ws, samp)
+    one_deck = ws.stock.shape[0] == 52
+    if one_deck:
+        for s in range(ws.hands.shape[0]):
+            for c in range(HAND_SIZE):
+                samp.hands[s, c] = ws.hands[s, c]
+        for i in range(ws.sc[S_TOP], ws.sc[S_END]):
+            samp.stock[i] = ws.stock[i]
+    else:
+        copy_bundle(ws, samp)
     seed_stream(samp.deal_rng, play_rng[0], j, DEAL)
     seed_stream(samp.play_rng, play_rng[1], j, PLAY)
-    resample_hidden(samp, search.hist, seat, samp.deal_rng)
+    if one_deck:  # resample_hidden's one-deck case, without passing the history's work area
+        resample_classes(samp, seat, samp.deal_rng)
+    else:
+        resample_hidden(samp, search.hist, seat, samp.deal_rng)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rollouts(params, users, samp, roll, out, work, stats, seat, legal, n, first, j, base, rounds, future_seed,
+             trace):
+    """The rollouts of sample j of ``mc``'s search (``sample_world``, in ``samp``): the base's
+    move ``first`` and every other legal move ``legal[:n]``, each played from a copy of
+    ``samp`` in ``roll`` and on with ``rollout_value`` (the later rounds dealt from
+    ``future_seed``); adds each other move's lead over ``first`` and its square to
+    ``stats[0, i]`` and ``stats[1, i]``, and the moves played to ``work[1]``. With ``n`` 0
+    (``ismcts``): plays ``roll`` on as it stands, once, and reads nothing else of these.
+
+    Inlined into ``mc_move``: a call passes every array of the bundles as arguments, and
+    calling the rollout once per move tried cost ``mc`` about 15% of its time (paired runs,
+    2026-12-05). ``ismcts`` calls it out of line (``rollouts_apart``): two compiled copies
+    of the rollout, about 7 s of compile time each."""
+    own = 0.0
+    for i in range(-1, n):  # -1: the base's move first
+        if i >= 0 and legal[i] == first:
+            continue
+        before = 0
+        if n > 0:
+            copy_for_rollout(samp, roll)
+            before = roll.sc[S_DECISIONS]
+            apply_move(roll, first if i < 0 else legal[i], trace, False)
+        value = rollout_value(params, users, base, roll, out, seat, rounds, future_seed, j, trace)
+        if n > 0:
+            work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
+        if i < 0:
+            own = value
+        else:
+            stats[0, i] += value - own
+            stats[1, i] += (value - own) * (value - own)
 
 
 @njit(cache=True, _nrt=False)
-def sample_value(params, users, ws, search, seat, move, j, base, rounds, trace):
-    """What ``move`` is worth to ``seat`` on sample j of the hidden cards (``sample_world``,
-    in ``search.samp``; ``rollout_value``), the later rounds dealt from ``play_rng[2]``.
-    Writes only ``search`` (its ``roll``, ``out``, ``work``)."""
-    roll = search.roll
-    copy_bundle(search.samp, roll)
-    before = roll.sc[S_DECISIONS]
-    apply_move(roll, move, trace, False)
-    value = rollout_value(params, users, base, roll, search.out, seat, rounds, ws.play_rng[2], j, trace)
-    search.work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
-    return value
+def rollouts_apart(params, users, samp, roll, out, work, stats, seat, legal, n, first, j, base, rounds, future_seed,
+                   trace):
+    """``rollouts`` out of line: ``ismcts``'s, one compiled copy whatever its call sites."""
+    rollouts(params, users, samp, roll, out, work, stats, seat, legal, n, first, j, base, rounds, future_seed, trace)
 
 
 #: ``mc`` leaves its base's move for another only when the other's mean lead over the K
@@ -523,14 +590,12 @@ def mc_move(params, users, ws, search, seat, legal, n, k, base, rounds, trace):
     for i in range(n):
         stats[0, i] = 0.0
         stats[1, i] = 0.0
+    if ws.stock.shape[0] == 52:  # one deck: what no sample changes, once (sample_world)
+        copy_for_rollout(ws, search.samp)
     for j in range(k):
         sample_world(ws, search, seat, np.int64(j))
-        own = sample_value(params, users, ws, search, seat, first, np.int64(j), base, rounds, trace)
-        for i in range(n):
-            if legal[i] != first:
-                value = sample_value(params, users, ws, search, seat, legal[i], np.int64(j), base, rounds, trace)
-                stats[0, i] += value - own
-                stats[1, i] += (value - own) * (value - own)
+        rollouts(params, users, search.samp, search.roll, search.out, search.work, stats, seat, legal, n, first,
+                 np.int64(j), base, rounds, ws.play_rng[2], trace)
     best, best_lead = first, 0.0
     for i in range(n):
         lead = stats[0, i] / k
@@ -546,10 +611,11 @@ def ismcts_move(params, users, ws, search, seat, legal, n, iterations, base, exp
     """``ismcts``: single-observer information-set MCTS (analyzer.ismcts) for ``seat``, its
     worlds played in bundle ``search.roll``, its tree ``search.tree``. Iteration j copies
     the state, redeals what the seat cannot see as ``mc``'s sample j does
-    (``resample_hidden``; streams from the game's PLAY stream as ``sample_value`` seeds
+    (``resample_hidden``; streams from the game's PLAY stream as ``sample_world`` seeds
     them), walks the tree playing every seat's moves by the
     rules in that world (UCB1, ``explore`` in hundredths) to the end of the round or a new
-    node, plays on with ``rollout_value`` (``rounds`` rounds, the base strategy for all) and
+    node, plays on with ``rollout_value`` (``rounds`` rounds, the base strategy for all:
+    ``rollouts_apart``) and
     backs up each seat's ``horizon_value`` of the chip state then. Plays the root's most
     visited move; a single legal move is played without a search. Reads ``ws``; writes
     ``search`` (its ``roll``, ``tree``, ``hist``, ``out``) and draws once from the PLAY
@@ -566,7 +632,7 @@ def ismcts_move(params, users, ws, search, seat, legal, n, iterations, base, exp
         seed_stream(roll.deal_rng, play_rng[0], j, DEAL)
         seed_stream(roll.play_rng, play_rng[1], j, PLAY)
         resample_hidden(roll, hist, seat, roll.deal_rng)
-        node, depth = 0, 1
+        node, depth = np.int64(0), 1  # not a literal 0: descend is then compiled once, not twice
         tree.path[0] = 0
         while depth < tree.path.shape[0]:
             mover = roll.sc[S_SEAT]
@@ -582,7 +648,9 @@ def ismcts_move(params, users, ws, search, seat, legal, n, iterations, base, exp
             apply_move(roll, tree.move[child], trace, False)
             if expanded:
                 break
-        rollout_value(params, users, base, roll, search.out, seat, rounds, play_rng[2], j, trace)
+        # n and first as int64, not literals: rollouts_apart is then compiled once
+        rollouts_apart(params, users, roll, roll, search.out, search.work, search.mc_stats, seat, tree.legal,
+                       np.int64(0), np.int64(-1), j, base, rounds, play_rng[2], trace)
         for s in range(players):
             tree.result[s] = horizon_value(params, roll, s)
         ismcts.back_up(tree, depth)
@@ -607,6 +675,8 @@ def search_move(params, strat, users, tier, seat, ws, search, legal, n, trace):
     ``ismcts``: id, iterations, base, explore, rounds)."""
     if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
+    # ``n`` as int64: a caller's literal would type (and compile) the searches once more
+    n = np.int64(n)
     if strat[seat, 0] == st.ISMCTS:
         return ismcts_move(params, users, ws, search, seat, legal, n, strat[seat, 1], strat[seat, 2],
                            strat[seat, 3], strat[seat, 4], trace)

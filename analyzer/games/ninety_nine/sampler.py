@@ -15,7 +15,10 @@ Three samplers, by what the bundle holds:
 
 - ``resample_classes`` (one deck): every card is unique, so a hidden card belongs to the
   last stock it went into, and the other hands' slots are labelled with the stock they were
-  drawn from (``Bundle.slab``); each class is shuffled over its places. Exact.
+  drawn from (``Bundle.slab``); each class is shuffled over its places. Exact. Only the
+  places in the other hands are drawn (``rng.shuffle_front``): the stock's cards are later
+  drawn at uniform positions (``rng.draw_lazy``) with numbers that come after the sampler's,
+  so their order changes nothing.
 - ``resample_history`` (two or more decks): a played card may be any copy, held since any
   stock its player drew from, so the law is not a product of classes. This sampler draws the
   whole hidden history of the round (which held card each play used, the code of every card
@@ -51,7 +54,7 @@ import numpy as np
 
 from analyzer.games.ninety_nine.codes import HAND_SIZE, LOG_CAP, S_END, S_EPOCH, S_NACTIVE, S_NLOG, S_TOP
 from analyzer.jit import njit
-from analyzer.rng import shuffle, uniform01
+from analyzer.rng import shuffle, shuffle_front, uniform01
 
 #: attempts of the history sampler before it gives up (and leaves the bundle as it was)
 MAX_TRIES = 100_000
@@ -149,7 +152,7 @@ def resample_hidden(ws, hist, seat, rng):
 
 # ---- pooled, and one deck: classes --------------------------------------------------------------
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def resample_pooled(ws, seat, rng):
     """Every hidden card equally likely anywhere: the other hands and the stock shuffled together."""
     hands, stock, active, order, sc = ws.hands, ws.stock, ws.active, ws.order, ws.sc
@@ -159,10 +162,11 @@ def resample_pooled(ws, seat, rng):
             for c in range(HAND_SIZE):
                 order[n] = hands[s, c]
                 n += 1
+    nslots = n
     for i in range(sc[S_TOP], sc[S_END]):
         order[n] = stock[i]
         n += 1
-    shuffle(order, 0, n, rng)
+    shuffle_front(order, 0, nslots, n, rng)  # the stock's order is left to its lazy draws
     n = 0
     for s in range(hands.shape[0]):
         if s != seat and active[s]:
@@ -174,7 +178,7 @@ def resample_pooled(ws, seat, rng):
         n += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _shuffle_class(ws, seat, label, with_stock, rng):
     """Deal the cards of one class again, uniformly over its places: the other hands' slots
     labelled ``label`` (and the stock when ``with_stock``)."""
@@ -192,7 +196,7 @@ def _shuffle_class(ws, seat, label, with_stock, rng):
         for i in range(sc[S_TOP], sc[S_END]):
             order[n] = stock[i]
             n += 1
-    shuffle(order, 0, n, rng)
+    shuffle_front(order, 0, nslots, n, rng)  # the stock's order is left to its lazy draws
     for j in range(nslots):
         s = spos[j] // HAND_SIZE
         hands[s, spos[j] - HAND_SIZE * s] = order[j]
@@ -203,7 +207,7 @@ def _shuffle_class(ws, seat, label, with_stock, rng):
             k += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def resample_classes(ws, seat, rng):
     """One deck: shuffle each class of hidden cards over its places (module docstring).
 
