@@ -444,12 +444,13 @@ def playout_hand(users, base, search, view, codes, h0, h1, dead, first, leader, 
     ``-1 - base``), its coin flips drawn from ``search.rng`` as it stands: the points taken
     (taken0, taken1)."""
     rng = search.rng
+    free = np.int64(-1)  # no forced card; not a literal: the rollouts are compiled once, not twice
     if base >= 0:
-        t0, t1, _ = rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, -1, rng[0], rng[1],
+        t0, t1, _ = rollout_hand(base, h0, h1, dead, first, leader, trick, led, taken0, taken1, free, rng[0], rng[1],
                                  rng[2], rng[3])
         return t0, t1
     t0, t1, _ = rollout_hand_user(users, base, view, codes, rng, h0, h1, dead, first, leader, trick, led, taken0,
-                                  taken1, ntr0, -1, rng[0], rng[1], rng[2], rng[3])
+                                  taken1, ntr0, free, rng[0], rng[1], rng[2], rng[3])
     return t0, t1
 
 
@@ -535,7 +536,7 @@ def ismcts_move(users, seat, iterations, base, explore, hands, h0, h1, dead, fir
         x0 = own if seat == 0 else opp
         x1 = opp if seat == 0 else own
         lead, t, ld, t0, t1, n0 = leader, trick, led, taken0, taken1, ntr0
-        node, depth = 0, 1
+        node, depth = np.int64(0), 1  # not a literal 0: descend is then compiled once, not twice
         tree.path[0] = 0
         while t < TRICKS:
             mover = lead if ld < 0 else 1 - lead
@@ -695,7 +696,8 @@ def play_rest(params, strat, users, tier, ws, out, err, trace, tracing, nhands, 
             h0 = hands[0]
             h1 = hands[1]
             leader = dealt_leader(h0, dead)
-            trick, led, taken0, taken1, ntr0, void0, void1 = 0, -1, 0, 0, 0, 0, 0
+            zero = np.int64(0)  # not a literal: play_hand is typed (and compiled) once
+            trick, led, taken0, taken1, ntr0, void0, void1 = zero, zero - 1, zero, zero, zero, zero, zero
         hand_facts(strat, search, view, nhands, dealer, score0, score1, target)
         played += 2 * (TRICKS - trick) - (0 if led < 0 else 1)
         ntricks += TRICKS - trick
@@ -946,9 +948,11 @@ def play_dealt(params, strat, users, tier, ws, err, trace, dealer, h0, h1, dead)
     tricks by seat 0, by seat 1)."""
     # unpacked, as play_rest does (numba reads ``ws.view`` as the array method ``view``)
     _, _, codes, view, _, rng, scratch, sums, search = ws
+    one, zero, none = np.int64(1), np.int64(0), np.int64(-1)  # not literals: play_hand typed once
     hand_facts(strat, search, view, 1, dealer, 0, 0, params[P_TARGET])
     ok, taken0, taken1, _, _, _, _, _ = play_hand(
-        strat, users, tier, 1, h0, h1, dead, first_lead(dead), dealt_leader(h0, dead), 0, -1, 0, 0, 0, 0, 0, -1,
+        strat, users, tier, one, h0, h1, dead, first_lead(dead), dealt_leader(h0, dead), zero, none, zero, zero, zero,
+        zero, zero, none,
         view, codes, rng, scratch, sums, search, err, trace, False, rng[0], rng[1], rng[2], rng[3])
     p0, p1, moon = hand_score(taken0, taken1)
     return ok, p0, p1, moon, taken0, taken1

@@ -367,7 +367,7 @@ def search(h0, h1, turn, led, p0, p1, alpha, beta, dead, tt, shift, stamp, st):
     """
     st[0, F_H0], st[0, F_H1], st[0, F_TURN], st[0, F_LED], st[0, F_P0], st[0, F_P1] = h0, h1, turn, led, p0, p1
     st[0, F_A], st[0, F_B] = alpha, beta
-    sp = 0
+    sp = np.int64(0)  # not a literal 0: enter and push_child are then compiled once, not twice
     nodes = 0
     while True:
         nodes += 1

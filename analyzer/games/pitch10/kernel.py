@@ -1548,7 +1548,7 @@ def ismcts_move(params, users, ws, mcws, seat, kind, n, iterations, base, explor
             resample_hidden(roll, mcws.fw, seat, roll.deal_rng)
         seed_stream(roll.deal_rng, play_rng[1], j, DEAL)
         seed_stream(roll.play_rng, play_rng[1], j, PLAY)
-        node, depth = 0, 1
+        node, depth = np.int64(0), 1  # not a literal 0: descend is then compiled once, not twice
         path[0] = 0
         while sc[S_PHASE] != PH_DONE and depth < path.shape[0]:
             mover, now, m = decision(roll, True)

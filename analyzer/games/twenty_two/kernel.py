@@ -1030,7 +1030,7 @@ def ismcts_move(params, users, ws, roll, search, seat, iterations, base, explore
         resample_hidden(params, roll, seat, roll.deal_rng)
         roll.gid[0] = play_rng[2]
         roll.gid[1] = np.uint64(j)
-        node, depth = 0, 1
+        node, depth = np.int64(0), 1  # not a literal 0: descend is then compiled once, not twice
         tree.path[0] = 0
         while roll.sc[S_PHASE] != PH_FINAL and depth < tree.path.shape[0]:
             mover = roll.sc[S_SEAT]

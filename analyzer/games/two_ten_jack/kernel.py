@@ -1075,7 +1075,7 @@ def ismcts_move(params, users, ws, mcws, seat, mask, iterations, base, explore, 
         seed_stream(roll.play_rng, play_rng[1], j, PLAY)
         place_hidden(roll, seat, pool, hidden_hand(ws, seat, pool, cum, wsum, ok, roll.deal_rng))
         roll.sc[S_TRACK] = 0
-        node, depth = 0, 1
+        node, depth = np.int64(0), 1  # not a literal 0: descend is then compiled once, not twice
         tree.path[0] = 0
         while roll.sc[S_TRICK] < TRICKS:
             mover, moves = to_move((roll.hands[0], roll.hands[1]), roll.sc[S_LEADER], roll.sc[S_LEAD])
