@@ -278,16 +278,11 @@ def prob_best(means: np.ndarray, spread: float) -> np.ndarray:
     a = spread / math.sqrt(2)
     z = np.linspace(-8.5, 8.5, 1701)
     weight = np.exp(-z * z / 2)
-    out = np.empty(k)
-    for i in range(k):
-        gap = (means[i] - np.delete(means, i)) / a
-        cdf = 0.5 * _erfc(-(gap[:, None] + z[None, :]) / math.sqrt(2))
-        out[i] = (weight * cdf.prod(axis=0)).sum()
+    from analyzer.normal import cdf_products  # compiled (numba: imported when first needed)
+
+    products = cdf_products(means, a, z)  # k^2 x 1701 values of erfc
+    out = np.array([(weight * products[i]).sum() for i in range(k)])
     return out / out.sum()
-
-
-def _erfc(x: np.ndarray) -> np.ndarray:
-    return np.vectorize(math.erfc, otypes=[np.float64])(x)
 
 
 class OptionStats:
@@ -339,14 +334,34 @@ class OptionStats:
             self.sx[s, idx] += np.einsum("j,jic->ic", ws, xs)
             self.s2x[s, idx] += np.einsum("j,jic->ic", ws2, xs)
             self.s2xx[s, idx] += np.einsum("j,jic->ic", ws2, xs * xs)
-            d = xs[:, :, None, :] - xs[:, None, :, :]             # [n, a, a, 2]
             block = np.ix_(idx, idx)
             self.pn[s][block] += xs.shape[0]
             self.pw1[s][block] += ws.sum()
             self.pw2[s][block] += ws2.sum()
-            self.pd[s][block] += np.einsum("j,jabc->abc", ws, d)
-            self.p2d[s][block] += np.einsum("j,jabc->abc", ws2, d)
-            self.p2dd[s][block] += np.einsum("j,jabc->abc", ws2, d * d)
+            pd, p2d, p2dd = self._paired_sums(xs, ws, ws2, weights is None)
+            self.pd[s][block] += pd
+            self.p2d[s][block] += p2d
+            self.p2dd[s][block] += p2dd
+
+    @staticmethod
+    def _paired_sums(xs: np.ndarray, ws: np.ndarray, ws2: np.ndarray, unit: bool) -> tuple:
+        """Sums over the samples of the paired differences ``d = x_a - x_b`` of every two
+        options: (sum w d, sum w^2 d, sum w^2 d^2), each [a, a, 2].
+
+        With unit weights they follow from each option's sums and one product of the
+        outcomes (sum d^2 = sum x_a^2 + sum x_b^2 - 2 sum x_a x_b). The outcomes are whole
+        numbers, so every sum is exact and equals the direct one bit for bit, without the
+        [n, a, a, 2] array of the differences (a 96-option evaluation spent 4.5 of its 19.7 s
+        there). Weighted samples take the direct sums."""
+        if unit:
+            total = xs.sum(axis=0)                                   # [a, 2]
+            squares = (xs * xs).sum(axis=0)
+            cross = np.stack([xs[:, :, c].T @ xs[:, :, c] for c in range(xs.shape[2])], axis=-1)
+            pd = total[:, None, :] - total[None, :, :]
+            return pd, pd.copy(), squares[:, None, :] + squares[None, :, :] - 2 * cross
+        d = xs[:, :, None, :] - xs[:, None, :, :]                    # [n, a, a, 2]
+        return (np.einsum("j,jabc->abc", ws, d), np.einsum("j,jabc->abc", ws2, d),
+                np.einsum("j,jabc->abc", ws2, d * d))
 
     @staticmethod
     def _combine(pi, n, w1, w2, sx, s2x, s2xx) -> tuple[float, float]:

@@ -81,6 +81,22 @@ def test_prob_best_follows_the_means_and_sums_to_one():
     assert list(prob_best(np.array([0.2, 0.2, 0.1]), 0.0)) == [0.5, 0.5, 0.0]
 
 
+def test_prob_best_equals_the_integral_computed_by_scipy():
+    """The compiled products (analyzer.normal) against scipy's normal CDF and quadrature:
+    P(i best) = integral of phi(z) prod_j Phi((m_i - m_j) / a + z) dz, a = spread / sqrt 2."""
+    from scipy import integrate, special
+
+    gen = np.random.default_rng(11)
+    for k in (3, 5, 12):
+        means = gen.normal(0.5, 0.03, size=k)
+        spread = float(gen.uniform(0.005, 0.05))
+        a = spread / np.sqrt(2)
+        want = np.array([integrate.quad(lambda z: np.exp(-z * z / 2) / np.sqrt(2 * np.pi)
+                                        * np.prod(special.ndtr((means[i] - np.delete(means, i)) / a + z)),
+                                        -12, 12, epsabs=1e-13, limit=200)[0] for i in range(k)])
+        assert prob_best(means, spread) == pytest.approx(want / want.sum(), abs=1e-7)
+
+
 def test_intervals_for_proportions_stay_inside_0_1():
     for p, v, n in [(0.0, 0.0, 50), (1.0, 0.0, 50), (0.001, 1e-6, 1000), (0.999, 1e-7, 10), (0.5, 0.25, 1)]:
         lo, hi = proportion_interval(p, v, n)
