@@ -149,6 +149,19 @@ def test_shuffle_positions_are_uniform():
     assert chi2 < 40  # 16 degrees of freedom: p < 0.001
 
 
+def test_shuffle_front_is_the_first_steps_of_the_shuffle():
+    """``shuffle_front`` (Ninety-Nine's sampler: only the hidden hands' places drawn) puts in
+    ``deck[top:stop]`` what the whole shuffle from the same stream puts there, and keeps the
+    other cards."""
+    for i, (top, stop, end) in enumerate([(0, 6, 46), (3, 9, 52), (0, 0, 10), (0, 10, 10), (5, 7, 7)]):
+        whole, front = np.arange(52, dtype=np.int64), np.arange(52, dtype=np.int64)
+        rng.shuffle(whole, top, end, _stream(4, i))
+        rng.shuffle_front(front, top, stop, end, _stream(4, i))
+        assert list(front[top:stop]) == list(whole[top:stop])
+        assert sorted(front[top:end]) == list(range(top, end))
+        assert list(front[:top]) == list(range(top)) and list(front[end:]) == list(range(end, 52))
+
+
 # ---- stats ----------------------------------------------------------------------------------
 
 
