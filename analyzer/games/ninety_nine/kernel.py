@@ -202,18 +202,10 @@ def workspace(params):
 @njit(cache=True, _nrt=False, inline="always")
 def copy_bundle(src, dst):
     """Copy a whole state (``src`` into ``dst``, same shapes; the play log as far as it goes)."""
-    for a, b in ((src.stock, dst.stock), (src.pile, dst.pile), (src.chips, dst.chips), (src.legal, dst.legal),
-                 (src.position, dst.position), (src.sc, dst.sc)):
+    for a, b in ((src.stock, dst.stock), (src.pile, dst.pile), (src.legal, dst.legal)):
         for i in range(a.shape[0]):
             b[i] = a[i]
-    for s in range(src.hands.shape[0]):
-        dst.active[s] = src.active[s]
-        for c in range(HAND_SIZE):
-            dst.hands[s, c] = src.hands[s, c]
-            dst.slab[s, c] = src.slab[s, c]
-    for j in range(4):
-        dst.deal_rng[j] = src.deal_rng[j]
-        dst.play_rng[j] = src.play_rng[j]
+    copy_seats_and_registers(src, dst)
     for i in range(src.sc[S_NLOG]):
         dst.log[i, 0] = src.log[i, 0]
         dst.log[i, 1] = src.log[i, 1]
@@ -231,6 +223,13 @@ def copy_for_rollout(src, dst):
         dst.stock[i] = src.stock[i]
     for i in range(sc[S_NPILE]):
         dst.pile[i] = src.pile[i]
+    copy_seats_and_registers(src, dst)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def copy_seats_and_registers(src, dst):
+    """What both copies take whole: chips, positions, registers, who is in, the hands and
+    their slot labels, the two streams."""
     for a, b in ((src.chips, dst.chips), (src.position, dst.position), (src.sc, dst.sc)):
         for i in range(a.shape[0]):
             b[i] = a[i]
