@@ -102,12 +102,8 @@ def draw_lazy(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray)
 
 @njit(cache=True)
 def shuffle(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray) -> None:
-    """Shuffle ``deck[top:end]`` in place (forward Fisher-Yates, see ``draw_lazy``), the
-    stream's state held as words meanwhile (the section below says why)."""
-    words = load_words(state)
-    for pos in range(top, end - 1):
-        card, words = draw_lazy_w(deck, pos, end, words)
-    store_words(state, words)
+    """Shuffle ``deck[top:end]`` in place (forward Fisher-Yates, see ``draw_lazy``)."""
+    shuffle_front(deck, top, end, end, state)
 
 
 @njit(cache=True)
@@ -117,7 +113,8 @@ def shuffle_front(deck: np.ndarray, top: np.int64, stop: np.int64, end: np.int64
     uniform order, and ``deck[stop:end]`` holds the other cards in an order that depends on
     where they were. Where those cards form a stock that is then drawn lazily (each draw a
     uniform position, with numbers that come after these), their order does not change the
-    law of anything: a full shuffle's law at the price of ``stop - top`` draws."""
+    law of anything: a full shuffle's law at the price of ``stop - top`` draws. The stream's
+    state is held as words meanwhile (the section below says why)."""
     words = load_words(state)
     for pos in range(top, min(stop, end - 1)):
         card, words = draw_lazy_w(deck, pos, end, words)

@@ -529,25 +529,21 @@ def rollouts(params, users, samp, roll, out, work, stats, seat, legal, n, first,
     move ``first`` and every other legal move ``legal[:n]``, each played from a copy of
     ``samp`` in ``roll`` and on with ``rollout_value`` (the later rounds dealt from
     ``future_seed``); adds each other move's lead over ``first`` and its square to
-    ``stats[0, i]`` and ``stats[1, i]``, and the moves played to ``work[1]``. With ``n`` 0
-    (``ismcts``): plays ``roll`` on as it stands, once, and reads nothing else of these.
+    ``stats[0, i]`` and ``stats[1, i]``, and the moves played to ``work[1]``.
 
     Inlined into ``mc_move``: a call passes every array of the bundles as arguments, and
     calling the rollout once per move tried cost ``mc`` about 15% of its time (paired runs,
-    2026-12-05). ``ismcts`` calls it out of line (``rollouts_apart``): two compiled copies
-    of the rollout, about 7 s of compile time each."""
+    2026-12-05). ``ismcts`` calls the rollout out of line (``rollout_value_apart``): two
+    compiled copies of it, about 7 s of compile time each."""
     own = 0.0
     for i in range(-1, n):  # -1: the base's move first
         if i >= 0 and legal[i] == first:
             continue
-        before = 0
-        if n > 0:
-            copy_for_rollout(samp, roll)
-            before = roll.sc[S_DECISIONS]
-            apply_move(roll, first if i < 0 else legal[i], trace, False)
+        copy_for_rollout(samp, roll)
+        before = roll.sc[S_DECISIONS]
+        apply_move(roll, first if i < 0 else legal[i], trace, False)
         value = rollout_value(params, users, base, roll, out, seat, rounds, future_seed, j, trace)
-        if n > 0:
-            work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
+        work[1] += 1 + roll.sc[S_DECISIONS] - before  # the move tried and the rollout's
         if i < 0:
             own = value
         else:
@@ -556,10 +552,9 @@ def rollouts(params, users, samp, roll, out, work, stats, seat, legal, n, first,
 
 
 @njit(cache=True, _nrt=False)
-def rollouts_apart(params, users, samp, roll, out, work, stats, seat, legal, n, first, j, base, rounds, future_seed,
-                   trace):
-    """``rollouts`` out of line: ``ismcts``'s, one compiled copy whatever its call sites."""
-    rollouts(params, users, samp, roll, out, work, stats, seat, legal, n, first, j, base, rounds, future_seed, trace)
+def rollout_value_apart(params, users, base, roll, out, seat, rounds, future_seed, j, trace):
+    """``rollout_value`` out of line: ``ismcts``'s, one compiled copy whatever its call sites."""
+    return rollout_value(params, users, base, roll, out, seat, rounds, future_seed, j, trace)
 
 
 #: ``mc`` leaves its base's move for another only when the other's mean lead over the K
@@ -614,7 +609,7 @@ def ismcts_move(params, users, ws, search, seat, legal, n, iterations, base, exp
     them), walks the tree playing every seat's moves by the
     rules in that world (UCB1, ``explore`` in hundredths) to the end of the round or a new
     node, plays on with ``rollout_value`` (``rounds`` rounds, the base strategy for all:
-    ``rollouts_apart``) and
+    ``rollout_value_apart``) and
     backs up each seat's ``horizon_value`` of the chip state then. Plays the root's most
     visited move; a single legal move is played without a search. Reads ``ws``; writes
     ``search`` (its ``roll``, ``tree``, ``hist``, ``out``) and draws once from the PLAY
@@ -647,9 +642,7 @@ def ismcts_move(params, users, ws, search, seat, legal, n, iterations, base, exp
             apply_move(roll, tree.move[child], trace, False)
             if expanded:
                 break
-        # n and first as int64, not literals: rollouts_apart is then compiled once
-        rollouts_apart(params, users, roll, roll, search.out, search.work, search.mc_stats, seat, tree.legal,
-                       np.int64(0), np.int64(-1), j, base, rounds, play_rng[2], trace)
+        rollout_value_apart(params, users, base, roll, search.out, seat, rounds, play_rng[2], j, trace)
         for s in range(players):
             tree.result[s] = horizon_value(params, roll, s)
         ismcts.back_up(tree, depth)
