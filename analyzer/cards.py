@@ -32,17 +32,20 @@ def rank_of(card: int) -> int:
     return card % 13
 
 
+#: every card code's token, by code (records write thousands of them per game)
+_TOKENS = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52)) + (JOKER_TOKENS[LOW_JOKER], JOKER_TOKENS[HIGH_JOKER])
+
+
 def token(card: int) -> str:
     """Canonical token of a card code (``TH``, ``AS``, ``HJ``)."""
-    if card in JOKER_TOKENS:
-        return JOKER_TOKENS[card]
-    if not 0 <= card < 52:
-        raise CardError(f"no card has code {card}")
-    return RANKS[card % 13] + SUITS[card // 13]
+    if 0 <= card < len(_TOKENS):
+        return _TOKENS[card]
+    raise CardError(f"no card has code {card}")
 
 
 def tokens(cards: Iterable[int]) -> list[str]:
-    return [token(int(c)) for c in cards]
+    table, n = _TOKENS, len(_TOKENS)
+    return [table[c] if 0 <= c < n else token(c) for c in cards]
 
 
 def parse_card(text: str) -> int:

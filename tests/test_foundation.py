@@ -27,6 +27,14 @@ def test_tokens_accept_ten_and_lower_case():
     assert all(cards.parse_card(cards.token(c)) == c for c in range(52))
 
 
+def test_tokens_of_codes_and_codes_that_are_no_card():
+    assert cards.tokens([0, 12, 13, 51, 52, 53]) == ["2C", "AC", "2D", "AS", "LJ", "HJ"]
+    assert cards.tokens(np.array([8, 49])) == ["TC", "QS"]
+    for bad in (-1, 54):
+        with pytest.raises(CardError, match="no card has code"):
+            cards.tokens([3, bad])
+
+
 @pytest.mark.parametrize("bad", ["1H", "TX", "QSS", "", "11C", "J"])
 def test_bad_token_is_named(bad):
     with pytest.raises(CardError, match="expected a rank"):
@@ -163,6 +171,31 @@ def test_shuffle_front_is_the_first_steps_of_the_shuffle():
 
 
 # ---- stats ----------------------------------------------------------------------------------
+
+
+def test_trace_lists_are_grouped_under_their_event_in_the_order_written():
+    """trace.split_lists (vectorized) against the row-by-row reading of the format, on random
+    traces: lists of several tags, interleaved, empty, negative tags and values."""
+    from analyzer.trace import LIST, split_lists
+
+    def row_by_row(rows):
+        grouped = []
+        for row in rows:
+            if row[0] == LIST:
+                grouped[-1][1].setdefault(row[1], []).append(row[2])
+            else:
+                grouped.append((row, {}))
+        return grouped
+
+    generator = np.random.default_rng(3)
+    for _ in range(300):
+        rows = []
+        for _ in range(int(generator.integers(1, 12))):
+            rows.append([int(v) for v in generator.integers(0, 10, 5)])
+            for _ in range(int(generator.choice([0, 0, 1, 3, 7]))):
+                rows.append([LIST, int(generator.choice([0, 1, 2, 100, -2])), int(generator.integers(-5, 60)), 0, 0])
+        grouped = split_lists(np.array(rows, dtype=np.int64))
+        assert [(row, dict(lists)) for row, lists in grouped] == row_by_row(rows)
 
 
 def test_wilson_interval_against_known_values():

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.bits import popcount  # also there for strategy authors (view.popcount)
+from analyzer.cards import token
 from analyzer.games.pitch10.codes import (  # noqa: F401 (re-exported for strategy authors)
     HIGH_JOKER,
     KEEP,
@@ -74,8 +75,6 @@ def card_code(name: str) -> int:
 
 def card_name(code: int) -> str:
     """``card_name(50) == "KS"``."""
-    from analyzer.cards import token
-
     return token(int(code))
 
 
@@ -93,6 +92,18 @@ def move_name(code: int) -> str:
     """The record text of a move code: ``"pass"``, ``"6"``, ``"moon"``, ``"S"``, ``"keep"``,
     ``"give"`` or a card (``"KS"``)."""
     code = int(code)
+    if 0 <= code < len(_MOVE_NAMES):
+        return _MOVE_NAMES[code]
+    return _move_name(code)
+
+
+def move_names(codes) -> list[str]:
+    """``[move_name(c) for c in codes]``, faster (a record's legal moves)."""
+    table, n = _MOVE_NAMES, len(_MOVE_NAMES)
+    return [table[c] if 0 <= c < n else _move_name(int(c)) for c in codes]
+
+
+def _move_name(code: int) -> str:
     if 0 <= code < NCARDS:
         return card_name(code)
     if code == MOVE_PASS or LOWEST_BID <= code - MOVE_BID0 <= MOON:
@@ -102,6 +113,10 @@ def move_name(code: int) -> str:
     if code in (MOVE_KEEP, MOVE_GIVE):
         return "keep" if code == MOVE_KEEP else "give"
     return f"<move code {code}>"
+
+
+#: the names of the move codes 0 .. MOVE_GIVE (records name thousands of moves per game)
+_MOVE_NAMES = tuple(_move_name(c) for c in range(max(MOVE_GIVE, MOVE_KEEP, MOVE_MOON, MOVE_TRUMP0 + 3) + 1))
 
 
 def move_code(name: str) -> int:

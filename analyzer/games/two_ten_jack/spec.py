@@ -16,6 +16,7 @@ from analyzer.games.two_ten_jack.codes import (BIN_LABELS, EV_DEAL, EV_DECIDE, E
                                                cards_held, scalars)
 from analyzer.games.two_ten_jack.rules import AS_SPADE, AS_TRUMP
 from analyzer.games.two_ten_jack.view import move_name as move_token
+from analyzer.games.two_ten_jack.view import move_names
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -88,7 +89,7 @@ class TwoTenJackSpec(GameSpec):
                                "stock": tokens(lists.get(TAG_STOCK, [])), "dead": []})
             elif code == EV_DECIDE:
                 events.append({"ev": "decide", "seat": row[1], "kind": "play",
-                               "legal": [move_token(m) for m in lists[0]], "move": move_token(row[2])})
+                               "legal": move_names(lists[0]), "move": move_token(row[2])})
             elif code == EV_TRICK:
                 leader, winner = row[1], row[4]
                 drawn = lists.get(TAG_DRAWS, [])

@@ -94,6 +94,16 @@ def move_name(code: int) -> str:
     return card_name(code)
 
 
+def move_names(codes) -> list[str]:
+    """``[move_name(c) for c in codes]``, faster (a record's legal moves)."""
+    table = _MOVE_NAMES
+    return [table.get(c) or move_name(c) for c in codes]
+
+
+#: the names of the cards and the two declarations (records name thousands of moves per game)
+_MOVE_NAMES = {c: card_name(c) for c in range(52)} | {AS_SPADE: "AS:spade", AS_TRUMP: "AS:trump"}
+
+
 def mask_of(names: str) -> int:
     """The mask of space-separated card tokens: ``mask_of("2H TH JH")``."""
     mask = 0
