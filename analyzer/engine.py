@@ -14,7 +14,7 @@ strategies do not pay it. The code played is the very same Python source: one en
 
 A game's ``kernel.py`` declares ``USER_ENTRIES``: its entry points that take ``users``
 (``run_chunk``, ``run_traced``, ``evaluate_chunk``, ...) and, after it, the compile tier
-``tier`` (``search_tier``: None unless a seat plays a search strategy, so that the first
+``tier`` (``search_tier``: empty unless a seat plays a search strategy, so that the first
 run of a game compiles no search code). ``SlotKernel`` is that module with both filled
 in: the form every caller (GameSpec.kernels, user_kernel) uses.
 """
@@ -153,18 +153,26 @@ def _slot(strategy, check_legal: bool, nrt: bool) -> Callable:
     return slot
 
 
-def search_tier(module: types.ModuleType, strat) -> bool | None:
-    """The kernels' ``tier`` argument (after ``users``) for a run whose seats play ``strat``
-    (rows: seats; column 0: strategy ids): True when a seat plays a search strategy (an id
-    from the kernel's ``SEARCH_FROM`` on: ``mc``, ``pimc``), else None.
+#: the kernels' ``tier`` argument (after ``users``): empty unless a seat plays a search strategy
+BASE_TIER: tuple = ()
+SEARCH_TIER: tuple = (True,)
 
-    numba prunes the branches under ``tier is not None`` from the kernels' None
-    specialization, so the first run of a game compiles its rules and base strategies
-    only, and the search strategies (with the solvers) compile, and cache, at the first run
-    that plays one. Both specializations are cached side by side."""
+
+def search_tier(module: types.ModuleType, strat) -> tuple:
+    """The kernels' ``tier`` argument (after ``users``) for a run whose seats play ``strat``
+    (rows: seats; column 0: strategy ids): SEARCH_TIER when a seat plays a search strategy
+    (an id from the kernel's ``SEARCH_FROM`` on: ``mc``, ``pimc``, ``ismcts``), else BASE_TIER.
+
+    The kernels test ``len(tier) == 0``, which numba settles while compiling (the length of
+    a tuple argument is a constant; the untaken branch is pruned before typing): so the
+    first run of a game compiles its rules and base strategies only, and the search
+    strategies (with the solvers) compile, and cache, at the first run that plays one. Both
+    specializations are cached side by side. (A None/True tier, tested ``tier is None``, is
+    pruned in the None specialization only: in the other one the search workspaces were
+    typed "bundle or None", and their helpers compiled once for each type.)"""
     search_from = module.SEARCH_FROM
     ids = strat[:, 0] if getattr(strat, "ndim", 1) == 2 else strat
-    return True if any(int(i) >= search_from for i in ids) else None
+    return SEARCH_TIER if any(int(i) >= search_from for i in ids) else BASE_TIER
 
 
 #: said on stderr before a game's kernels compile (the CLI sets it to print; None: silent)
@@ -174,7 +182,7 @@ _NOTICED: set[tuple[str, bool]] = set()
 _STAMPED: set[tuple[str, str, bool]] = set()
 
 
-def _compiling(game: str, entry: str, tier: bool | None) -> Path | None:
+def _compiling(game: str, entry: str, tier: tuple) -> Path | None:
     """The stamp that says ``game``'s ``entry`` is compiled for ``tier``, if it is missing
     (its first call compiles it: say so once); None when it is there."""
     from analyzer.jit import DEBUG, compiled_stamp

@@ -6,8 +6,8 @@ folder of its own), records numba's compile events and prints the busiest functi
 their own compile time (their callees' compiles taken out) and every function compiled for
 more than one signature, with the arguments whose types differ. Two signatures that differ
 only by a literal (``Literal[int](0)`` against ``int64``) are a compile that a typed value
-(``np.int64(0)``) saves; ``none`` against ``bool`` is a game's base and search tiers,
-``Literal[bool]`` a traced and an untraced run, both intended.
+(``np.int64(0)``) saves; ``Tuple()`` against ``UniTuple(bool, 1)`` is a game's base and
+search tiers, ``Literal[bool]`` a traced and an untraced run, both intended.
 
     python scripts/compile_events.py ninety-nine
     python scripts/compile_events.py hearts2 --top 30

@@ -34,6 +34,7 @@ import pandas as pd
 import pytest
 
 from analyzer import api
+from analyzer.engine import SEARCH_TIER
 from analyzer.evaluate import evaluate
 from analyzer.games.pitch10 import kernel as K
 from analyzer.games.pitch10 import strategies as S
@@ -116,7 +117,7 @@ def test_ismcts_leads_a_card_that_makes_the_bid_in_the_forced_endgame():
             pos = load_position(RULES, ENDGAME, params)
             pos.ws.play_rng[:] = np.arange(4, dtype=np.uint64) + np.uint64(seed)
             strat = np.array([[S.ISMCTS, 300, base, 70, hands, 1]] * 4, dtype=np.int64)
-            mcws = K.mc_workspace(params, strat, True)
+            mcws = K.mc_workspace(params, strat, SEARCH_TIER)
             card = K.ismcts_move(params, NO_USERS, pos.ws, mcws, np.int64(0), np.int64(KIND_PLAY), np.int64(3),
                                  np.int64(300), np.int64(base), np.int64(70), np.int64(hands), np.int64(1))
             assert SPEC.move_name(int(card)) in ("AS", "QS"), (base, hands, seed)
@@ -169,7 +170,7 @@ def _search(position, hands, seed, iterations=300, base=S.HEURISTIC):
     pos = load_position(RULES, position, params)
     pos.ws.play_rng[:] = np.arange(4, dtype=np.uint64) + np.uint64(seed)
     strat = np.array([[S.ISMCTS, iterations, base, 30, hands, 3]] * 4, dtype=np.int64)
-    mcws = K.mc_workspace(params, strat, True)
+    mcws = K.mc_workspace(params, strat, SEARCH_TIER)
     n = K.decision(pos.ws, True)[2]
     card = K.ismcts_move(params, NO_USERS, pos.ws, mcws, np.int64(0), np.int64(KIND_PLAY), np.int64(n),
                          np.int64(iterations), np.int64(base), np.int64(30), np.int64(hands), np.int64(3))
@@ -219,7 +220,7 @@ def test_ismcts_futures_meet_the_same_deals_for_every_ending():
         pos = load_position(RULES, position, params)
         seat = int(position["seat"])
         strat = np.array([[S.ISMCTS, 400, S.HEURISTIC, 30, K.WHOLE_GAME, 3]] * 4, dtype=np.int64)
-        mcws = K.mc_workspace(params, strat, True)
+        mcws = K.mc_workspace(params, strat, SEARCH_TIER)
         kind, n = K.decision(pos.ws, True)[1:]
         if n < 2:
             continue

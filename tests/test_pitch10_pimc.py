@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer import api
+from analyzer.engine import SEARCH_TIER
 from analyzer.evaluate import evaluate
 from analyzer.games.pitch10 import kernel as K
 from analyzer.games.pitch10 import solver
@@ -118,7 +119,7 @@ def test_pimc_plays_the_forced_endgame():
             pos = load_position(RULES, ENDGAME, params)
             pos.ws.play_rng[:] = np.arange(4, dtype=np.uint64) + np.uint64(seed)
             strat = np.array([[S.PIMC, 8, base, 0]] * 4, dtype=np.int64)
-            mcws = K.mc_workspace(params, strat, True)
+            mcws = K.mc_workspace(params, strat, SEARCH_TIER)
             card = K.pimc_move(params, NO_USERS, pos.ws, mcws, np.int64(0), np.int64(KIND_PLAY), np.int64(3),
                                np.int64(8), np.int64(base))
             assert SPEC.move_name(int(card)) in ("AS", "QS")

@@ -17,13 +17,13 @@ GAMES = games.names()
 def test_a_run_is_in_the_search_tier_exactly_when_a_seat_searches(game):
     spec = games.get(game)
     kernel = spec.module("kernel")
-    assert engine.search_tier(kernel, api.setup(game).strat) is None
-    assert engine.search_tier(kernel, api.setup(game, seats={0: "random"}).strat) is None
-    assert engine.search_tier(kernel, api.setup(game, seats={0: "mc:k=2"}).strat) is True
+    assert engine.search_tier(kernel, api.setup(game).strat) == engine.BASE_TIER
+    assert engine.search_tier(kernel, api.setup(game, seats={0: "random"}).strat) == engine.BASE_TIER
+    assert engine.search_tier(kernel, api.setup(game, seats={0: "mc:k=2"}).strat) == engine.SEARCH_TIER
     last = spec.players(spec.resolve_rules(None, None)) - 1
-    assert engine.search_tier(kernel, api.setup(game, seats={last: "mc:k=2"}).strat) is True
+    assert engine.search_tier(kernel, api.setup(game, seats={last: "mc:k=2"}).strat) == engine.SEARCH_TIER
     if "pimc" in spec.strategies:
-        assert engine.search_tier(kernel, api.setup(game, seats={0: "pimc:k=2"}).strat) is True
+        assert engine.search_tier(kernel, api.setup(game, seats={0: "pimc:k=2"}).strat) == engine.SEARCH_TIER
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -32,7 +32,7 @@ def test_both_tiers_play_the_base_strategies_games_byte_for_byte(game, tmp_path,
     of random and heuristic seats, it must write the very same rows."""
     seats = {0: "random"}
     api.simulate(game, games=300, seed=11, seats=seats, out=str(tmp_path / "base.csv"))
-    monkeypatch.setattr(engine, "search_tier", lambda module, strat: True)
+    monkeypatch.setattr(engine, "search_tier", lambda module, strat: engine.SEARCH_TIER)
     api.simulate(game, games=300, seed=11, seats=seats, out=str(tmp_path / "search.csv"))
     base = (tmp_path / "base.csv").read_bytes()
     assert base.count(b"\n") == 301

@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 from analyzer import api
+from analyzer.engine import SEARCH_TIER
 from analyzer.evaluate import evaluate
 from analyzer.games.two_ten_jack import kernel as K
 from analyzer.games.two_ten_jack import solver
@@ -74,7 +75,7 @@ def ismcts_move(position: dict, iterations: int, base: int, rounds: int, seed: i
     pos = check_position(position, {"target": target}, SPEC.position_keys)
     params = np.array([target], dtype=np.int64)
     strat = np.array([[S.ISMCTS, iterations, base, 70, rounds]] * 2, dtype=np.int64)
-    mcws = K.mc_workspace(params, strat, True)
+    mcws = K.mc_workspace(params, strat, SEARCH_TIER)
     pos.ws.play_rng[:] = np.arange(seed, seed + 4, dtype=np.uint64)
     mask = np.int64(sum(1 << m for m in pos.options))
     move = K.ismcts_move(params, NO_USERS, pos.ws, mcws, np.int64(pos.seat), mask, np.int64(iterations),

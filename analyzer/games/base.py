@@ -16,11 +16,11 @@ Kernel contract (``kernel.py`` of every game)::
                               for a strategy that returned an illegal move
         nblocks: int          how many blocks the games are cut into for prange
         users  : tuple        the user strategy slots (engine.SlotKernel fills them)
-        tier   : None | True  the compile tier (engine.search_tier): None when no seat
+        tier   : tuple        the compile tier (engine.search_tier): empty when no seat
                               plays a search strategy (an id from ``SEARCH_FROM`` on);
                               the kernels reach their search strategies only through a
-                              function that starts ``if tier is None: return -1``, so
-                              numba leaves them out of the None specialization
+                              function that starts ``if len(tier) == 0: return -1``, so
+                              numba leaves them out of the empty tier's specialization
     run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier)
         The same game, same code path, with the trace buffer on (see trace.py).
     evaluate_chunk(...)

@@ -562,7 +562,7 @@ def search_move(users, sid, tier, seat, strat, h0, h1, dead, first, leader, tric
     """The card the search strategy ``sid`` (``mc``, ``pimc`` or ``ismcts``) plays for
     ``seat``, its parameters ``strat[seat, 1:]`` (k or iterations, base: a built-in id or a
     user slot ``-1 - base``; ismcts: then explore, hands); returns (card, r0..r3)."""
-    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+    if len(tier) == 0:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1, r0, r1, r2, r3
     k, base = strat[seat, 1], strat[seat, 2]
     if sid == st.MC:

@@ -168,11 +168,11 @@ SEARCH_FROM = st.SEARCH
 def search_workspace(params, strat, tier):
     """The search strategies' ``SearchSpace``, allocated once per block of games: its tree
     has room for the most iterations of a seat of ``strat`` that plays ``ismcts``. None in
-    the base tier (``tier`` None: engine.search_tier), where nobody searches: the play loop
+    the base tier (``tier`` empty: engine.search_tier), where nobody searches: the play loop
     takes every array of it as an argument at each call: without them (and with the history
     sampler's area out of the bundle) Ninety-Nine's random play was 9.8% faster (paired runs,
     2026-12-04)."""
-    if tier is None:
+    if len(tier) == 0:  # the base tier (engine.search_tier)
         return None
     nodes = 2
     for s in range(strat.shape[0]):
@@ -665,7 +665,7 @@ def mc_decide(params, strat, ws, users, tier):
 def search_move(params, strat, users, tier, seat, ws, search, legal, n, trace):
     """The move of ``seat``'s search strategy (``strat[seat]``: ``mc``: id, k, base, rounds;
     ``ismcts``: id, iterations, base, explore, rounds)."""
-    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+    if len(tier) == 0:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
     # ``n`` as int64: a caller's literal would type (and compile) the searches once more
     n = np.int64(n)

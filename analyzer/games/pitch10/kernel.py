@@ -1582,7 +1582,7 @@ def search_move(params, strat, users, tier, ws, mcws, seat, kind, n):
     """The move of ``seat``'s search strategy (``mc`` or ``pimc``: ``strat[seat]`` is id, k,
     base; ``ismcts``: id, iterations, base, explore, hands, search; a negative base is a user
     slot)."""
-    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+    if len(tier) == 0:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
     if strat[seat, 0] == st.MC:
         return mc_move(params, users, ws, mcws, seat, n, strat[seat, 1], strat[seat, 2])
@@ -1687,11 +1687,11 @@ def play_rest(params, strat, users, tier, ws, mcws, out, err, trace, tracing, fo
 def mc_workspace(params, strat, tier):
     """The search strategies' scratch (``MCWork``); the solver's table is full size only when
     a seat of ``strat`` plays ``pimc``, the tree only when one plays ``ismcts`` (room for the
-    most iterations of such a seat). None in the base tier (``tier`` None:
+    most iterations of such a seat). None in the base tier (``tier`` empty:
     engine.search_tier), where nobody searches: the play loop takes every array of the
     scratch as an argument at each call, and without them random play is 25% faster (paired
     runs, 2026-12-04; README, Where the time goes)."""
-    if tier is None:
+    if len(tier) == 0:  # the base tier (engine.search_tier)
         return None
     pimc = False
     nodes = 2

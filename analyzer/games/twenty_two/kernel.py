@@ -1064,7 +1064,7 @@ def search_decide(params, strat, ws, users, tier):
 def search_move(strat, users, tier, params, ws, samp, roll, search, seat, trace):
     """The move of ``seat``'s search strategy (``mc``: ``strat[seat]`` is id, k, base;
     ``ismcts``: id, iterations, base, explore, hands; a negative base is a user slot)."""
-    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+    if len(tier) == 0:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
     if strat[seat, 0] == st.ISMCTS:
         return ismcts_move(params, users, ws, roll, search, seat, strat[seat, 1], strat[seat, 2], strat[seat, 3],
@@ -1187,10 +1187,10 @@ def play_game(seed, index, params, strat, users, tier, out, err, trace, tracing,
 @njit(cache=True)
 def search_bundles(params, strat, tier):
     """The search strategies' bundles and space (``samp``, ``roll``, ``search``) in the search
-    tier; None for each in the base tier (``tier`` None: engine.search_tier), where nobody
+    tier; None for each in the base tier (``tier`` empty: engine.search_tier), where nobody
     searches. The play loop takes every array of them as an argument at each call: without
     them random play is faster (paired runs, 2026-12-04; README, Where the time goes)."""
-    if tier is None:
+    if len(tier) == 0:  # the base tier (engine.search_tier)
         return None, None, None
     return workspace(params), workspace(params), search_space(params, strat)
 

@@ -205,10 +205,10 @@ def mc_workspace(params, strat, tier):
     a scratch out row, the points per move, a scratch trace, the solver's arrays and the
     search tree (a ``codes.McWorkspace``); the solver's table is full size only when a seat
     of ``strat`` plays ``pimc``, the tree only when one plays ``ismcts`` (room for the most
-    iterations of such a seat). None in the base tier (``tier`` None: engine.search_tier),
+    iterations of such a seat). None in the base tier (``tier`` empty: engine.search_tier),
     where nobody searches: the play loop takes every array of the scratch as an argument at
     each call, and without them random play is 19% faster (paired runs, 2026-12-04)."""
-    if tier is None:
+    if len(tier) == 0:  # the base tier (engine.search_tier)
         return None
     pimc = False
     nodes = 2
@@ -1100,7 +1100,7 @@ def search_move(params, strat, users, tier, ws, mcws, seat, mask):
     """The card of ``seat``'s search strategy (``strat[seat]``: ``mc``: id, k, base; ``pimc``:
     id, k, base, the exact tricks; ``ismcts``: id, iterations, base, explore, rounds; a
     negative base is a user slot)."""
-    if tier is None:  # the base tier (engine.search_tier): no seat searches, and none is compiled
+    if len(tier) == 0:  # the base tier (engine.search_tier): no seat searches, and none is compiled
         return -1
     sid = strat[seat, 0]
     if sid == st.MC:
