@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analyzer import api
 from analyzer.evaluate import evaluate
@@ -22,6 +23,10 @@ from analyzer.games.ninety_nine.codes import MOVE_NAMES
 from analyzer.games.ninety_nine.spec import SPEC
 from test_ninety_nine import check_record  # independent referee
 from test_ninety_nine_mc import brute_force_loses_at_once, loaded_position
+
+# one pytest-xdist worker runs this file and test_ninety_nine_mc.py (pyproject's markers): both
+# call kernel.mc_decide, the search strategies' entry for tests, which then compiles once
+pytestmark = pytest.mark.xdist_group("ninety_nine_search")
 
 
 def test_ismcts_games_follow_the_rules_and_end():

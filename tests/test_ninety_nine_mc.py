@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analyzer import api
 from analyzer.cards import parse_card
@@ -26,6 +27,10 @@ from analyzer.games.ninety_nine import strategies as S
 from analyzer.games.ninety_nine.codes import MOVE_NAMES
 from analyzer.games.ninety_nine.spec import SPEC
 from test_ninety_nine import check_record, legal_after  # independent referee and legal moves
+
+# one pytest-xdist worker runs this file and test_ninety_nine_ismcts.py (pyproject's markers): both
+# call kernel.mc_decide, the search strategies' entry for tests, which then compiles once
+pytestmark = pytest.mark.xdist_group("ninety_nine_search")
 
 
 # ---- legal, finished, reproducible games ------------------------------------------------------
