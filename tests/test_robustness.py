@@ -288,13 +288,13 @@ def test_a_strategy_module_that_exits_is_one_line(tmp_path):
 def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
     args = [*ANALYZER, "simulate", "hearts2", "--games", "20", "--seat", f"0={HOSTILE}:loops"]
     # the timeout first: it compiles the strategy (then cached) and says how long a run takes
-    # to reach the loop (its time less the 3 s it spins)
+    # to reach the loop (its time less the second and a half it spins)
     started = time.time()
-    result = subprocess.run([*args, "--timeout", "3"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    result = subprocess.run([*args, "--timeout", "1.5"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert result.returncode == 3 and "--timeout" in result.stderr and "Traceback" not in result.stderr
-    to_the_loop = time.time() - started - 3
+    to_the_loop = time.time() - started - 1.5
     proc = subprocess.Popen(args, cwd=tmp_path, stderr=subprocess.PIPE, text=True, preexec_fn=_interruptible)
-    time.sleep(min(to_the_loop, 20) + 3)  # loaded from the cache, then spinning
+    time.sleep(min(to_the_loop, 20) + 1.5)  # loaded from the cache, then spinning
     started = time.time()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
