@@ -68,12 +68,15 @@ def small_endgames(records, seats, most_cards=8):
     gone, more than one legal move and at most ``most_cards`` cards in the two hands (the
     brute force's size)."""
     for events in records:
-        number = 0
+        number, drawing = 0, True
         for ev in events:
+            if ev["ev"] in ("deal", "trick"):  # a trick without draws: the stock is gone
+                drawing = ev["ev"] == "deal" or bool(ev["draws"])
             if ev["ev"] != "decide":
                 continue
             number += 1
-            if ev["seat"] not in seats or len(ev["legal"]) < 2:
+            # (replaying the record up to the decision takes time: only once the stock is gone)
+            if drawing or ev["seat"] not in seats or len(ev["legal"]) < 2:
                 continue
             pos = solver.position_at(events, number)
             if not pos["stock"] and len(pos["hands"][0]) + len(pos["hands"][1]) <= most_cards:
