@@ -42,7 +42,7 @@ from analyzer.games.pitch10.codes import (
 )
 from analyzer.games.pitch10.rules import ACE16, FULL16, POINTS16, STRENGTH, game_winner
 from analyzer.games.pitch10.strategies import HEURISTIC, ISMCTS, MC, PIMC, PARTNER_SHARE as DEFAULT_PARTNER_SHARE
-from analyzer.games.pitch10.view import bid_name, move_code, move_name, move_names
+from analyzer.games.pitch10.view import MOVE_NAMES, bid_name, move_code, move_name
 
 
 def _level_name(b: int) -> str:
@@ -123,7 +123,7 @@ class Pitch10Spec(GameSpec):
                                "stock": tokens(lists.get(TAG_STOCK, [])), "dead": []})
             elif code == EV_DECIDE:
                 events.append({"ev": "decide", "seat": row[1], "kind": KINDS[row[2]],
-                               "legal": move_names(lists.get(0, [])), "move": move_name(row[3])})
+                               "legal": [MOVE_NAMES[m] for m in lists.get(0, [])], "move": MOVE_NAMES[row[3]]})
             elif code == EV_PITCHER:
                 events.append({"ev": "pitcher", "seat": row[1], "bid": bid_name(row[2])})
             elif code == EV_REFILL:

@@ -92,15 +92,7 @@ def move_name(code: int) -> str:
     """The record text of a move code: ``"pass"``, ``"6"``, ``"moon"``, ``"S"``, ``"keep"``,
     ``"give"`` or a card (``"KS"``)."""
     code = int(code)
-    if 0 <= code < len(_MOVE_NAMES):
-        return _MOVE_NAMES[code]
-    return _move_name(code)
-
-
-def move_names(codes) -> list[str]:
-    """``[move_name(c) for c in codes]``, faster (a record's legal moves)."""
-    table, n = _MOVE_NAMES, len(_MOVE_NAMES)
-    return [table[c] if 0 <= c < n else _move_name(int(c)) for c in codes]
+    return MOVE_NAMES[code] if 0 <= code < len(MOVE_NAMES) else _move_name(code)
 
 
 def _move_name(code: int) -> str:
@@ -115,8 +107,8 @@ def _move_name(code: int) -> str:
     return f"<move code {code}>"
 
 
-#: the names of the move codes 0 .. MOVE_GIVE (records name thousands of moves per game)
-_MOVE_NAMES = tuple(_move_name(c) for c in range(max(MOVE_GIVE, MOVE_KEEP, MOVE_MOON, MOVE_TRUMP0 + 3) + 1))
+#: ``move_name`` of every move code, by code (the records' decoder indexes it directly)
+MOVE_NAMES = tuple(_move_name(c) for c in range(max(MOVE_GIVE, MOVE_KEEP, MOVE_MOON, MOVE_TRUMP0 + 3) + 1))
 
 
 def move_code(name: str) -> int:

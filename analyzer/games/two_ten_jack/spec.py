@@ -15,8 +15,8 @@ from analyzer.games.two_ten_jack.codes import (BIN_LABELS, EV_DEAL, EV_DECIDE, E
                                                KN_LEVELS, KN_STATES, N_BINS, PIMC_TRICKS, TAG_DRAWS, TAG_STOCK,
                                                cards_held, scalars)
 from analyzer.games.two_ten_jack.rules import AS_SPADE, AS_TRUMP
+from analyzer.games.two_ten_jack.view import MOVE_NAMES
 from analyzer.games.two_ten_jack.view import move_name as move_token
-from analyzer.games.two_ten_jack.view import move_names
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -89,7 +89,7 @@ class TwoTenJackSpec(GameSpec):
                                "stock": tokens(lists.get(TAG_STOCK, [])), "dead": []})
             elif code == EV_DECIDE:
                 events.append({"ev": "decide", "seat": row[1], "kind": "play",
-                               "legal": move_names(lists[0]), "move": move_token(row[2])})
+                               "legal": [MOVE_NAMES[m] for m in lists[0]], "move": MOVE_NAMES[row[2]]})
             elif code == EV_TRICK:
                 leader, winner = row[1], row[4]
                 drawn = lists.get(TAG_DRAWS, [])

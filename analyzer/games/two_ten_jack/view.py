@@ -87,21 +87,13 @@ def move_code(name: str) -> int:
 
 def move_name(code: int) -> str:
     """The record text of a move: ``move_name(AS_TRUMP) == "AS:trump"``, else its card's token."""
-    if code == AS_SPADE:
-        return "AS:spade"
-    if code == AS_TRUMP:
-        return "AS:trump"
-    return card_name(code)
+    name = MOVE_NAMES.get(int(code))
+    return card_name(code) if name is None else name
 
 
-def move_names(codes) -> list[str]:
-    """``[move_name(c) for c in codes]``, faster (a record's legal moves)."""
-    table = _MOVE_NAMES
-    return [table.get(c) or move_name(c) for c in codes]
-
-
-#: the names of the cards and the two declarations (records name thousands of moves per game)
-_MOVE_NAMES = {c: card_name(c) for c in range(52)} | {AS_SPADE: "AS:spade", AS_TRUMP: "AS:trump"}
+#: ``move_name`` of every move code: the cards and the two declarations of the ace of spades
+#: (the records' decoder indexes it directly)
+MOVE_NAMES = {c: card_name(c) for c in range(52)} | {AS_SPADE: "AS:spade", AS_TRUMP: "AS:trump"}
 
 
 def mask_of(names: str) -> int:
