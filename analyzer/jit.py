@@ -280,21 +280,39 @@ class _EachLevel(numba.core.event.Listener):
     compiled: its library is finalized before the event ends."""
 
     stack: list[bool] = []
+    #: the functions being compiled, innermost last: (module, qualified name)
+    compiling: list[tuple[str, str]] = []
 
     def on_start(self, event) -> None:
-        module = event.data["dispatcher"].py_func.__module__
-        package = sys.modules.get(module.rsplit(".", 1)[0])
+        function = event.data["dispatcher"].py_func
+        package = sys.modules.get(function.__module__.rsplit(".", 1)[0])
         self.stack.append(bool(getattr(package, "OPTIMIZE_EACH_LEVEL", False)))
+        self.compiling.append((function.__module__, function.__qualname__))
 
     def on_end(self, event) -> None:
         self.stack.pop()
+        self.compiling.pop()
 
     @classmethod
     def now(cls) -> bool:
         return bool(cls.stack) and cls.stack[-1]
 
+    @classmethod
+    def twice(cls, library: str) -> bool:
+        """Whether the library ``library`` (named by its function) is the one of the function
+        being compiled, and that function is in OPTIMIZED_TWICE."""
+        return bool(cls.compiling) and cls.compiling[-1][1] == library and cls.compiling[-1] in OPTIMIZED_TWICE
+
 
 numba.core.event.register("numba:compile", _EachLevel())
+
+
+#: the functions (module, qualified name) whose library is optimized twice when made into
+#: machine code (while they compile): the chunk entry points that ask for it (``blocks.in_blocks(optimized_twice=True)``). numba's
+#: ``prange`` did so for every chunk (its parallel loop's body was optimized, then again
+#: inside the entry point), and Pitch plays faster for it: its heuristic 1.59M hands/s
+#: against 1.49M optimized once (paired runs, 2026-12-05)
+OPTIMIZED_TWICE: set[tuple[str, str]] = set()
 
 
 class MachineCodeOnDemand(_codegen.JITCodeLibrary):
@@ -330,6 +348,8 @@ class MachineCodeOnDemand(_codegen.JITCodeLibrary):
         if not self._optimized:
             self._optimized = True
             super()._optimize_final_module()
+            if _EachLevel.twice(self.name):
+                super()._optimize_final_module()
 
     def _finalize_final_module(self):
         # numba's checks now; adding the module to the execution engine (which makes the

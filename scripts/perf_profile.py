@@ -136,7 +136,7 @@ def child(game: str, games: int, strategies: list[str]) -> None:
 def readable(symbol: str) -> str:
     """``_ZN8analyzer5games7hearts26kernel9play_handB4v143B40...`` -> ``kernel.play_hand``."""
     if "__numba_parfor_gufunc" in symbol:
-        return "parfor (run_chunk's thread loop)"
+        return "parfor (a prange loop's body)"
     if not symbol.startswith("_ZN"):
         return symbol
     names, rest = [], symbol[3:]

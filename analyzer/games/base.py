@@ -14,7 +14,8 @@ Kernel contract (``kernel.py`` of every game)::
                               first are winners (seat bit mask), hands, then scores
         err    : int64[n, 4]  ``[-1, ..]`` when fine, else ``[decision, seat, move, 0]``
                               for a strategy that returned an illegal move
-        nblocks: int          how many blocks the games are cut into for prange
+        nblocks: int          how many pieces the games are cut into for the worker
+                              threads (blocks.in_blocks); any gives the same rows
         users  : tuple        the user strategy slots (engine.SlotKernel fills them)
         tier   : tuple        the compile tier (engine.search_tier): empty when no seat
                               plays a search strategy (an id from ``SEARCH_FROM`` on);

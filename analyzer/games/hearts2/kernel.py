@@ -47,6 +47,7 @@ import numpy as np
 from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.bits import lowest, nth_bit, popcount
+from analyzer.blocks import in_blocks
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.hearts2 import strategies as st
 from analyzer.games.hearts2.codes import (
@@ -128,7 +129,7 @@ from analyzer.games.hearts2.view import (
     TRICKS_WON as V_TRICKS,
     VIEW_SIZE,
 )
-from analyzer.jit import njit, prange
+from analyzer.jit import njit
 from analyzer.rng import DEAL, PLAY, hand_purpose, randbelow, seed_stream
 
 #: the entry points that take the user strategy slots as their last but one argument ``users``: a
@@ -816,10 +817,11 @@ def mc_work(seed, start, params, strat, out, err, work, users, tier):
     work[1] = ws.sums[MC_MOVES]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("out", "err")
+@njit(entry=True, nogil=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
@@ -882,7 +884,8 @@ def evaluate_block(seed, start, params, strat, pos, options, worlds, result, lo,
             result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result")
+@njit(entry=True, nogil=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
@@ -895,7 +898,7 @@ def evaluate_chunk(seed, start, params, strat, pos, options, worlds, result, nbl
     option.
     """
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         evaluate_block(seed, start, params, strat, pos, options, worlds, result, b * n // nblocks,
                        (b + 1) * n // nblocks, users, tier)
 
@@ -919,7 +922,8 @@ def solve_block(seed, start, pos, options, worlds, result, lo, hi):
                     result[j, i] = search.values[m]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result")
+@njit(entry=True, nogil=True, cache=True)
 def solve_chunk(seed, start, pos, options, worlds, result, nblocks):
     """``evaluate --method solve``: every option's exact value, with every card open, in the
     worlds of evaluation samples ``start .. start + len(result) - 1`` (the hidden cards
@@ -927,7 +931,7 @@ def solve_chunk(seed, start, pos, options, worlds, result, nblocks):
     int64[k] legal card codes; result int64[n, k] (written): the opponent's points minus
     the seat's at the hand's end (solver.solve_moves_on) after the seat plays option i."""
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         solve_block(seed, start, pos, options, worlds, result, b * n // nblocks, (b + 1) * n // nblocks)
 
 
@@ -1004,7 +1008,8 @@ def paired_swap_block(seed, start, params, strat, card, neutral, info, result, l
             row[PS_MOON] = moon == seat
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("info", "result")
+@njit(entry=True, nogil=True, cache=True)
 def paired_swap_chunk(seed, start, params, strat, card, neutral, info, result, nblocks, users, tier):
     """One card's value, paired: deal ``g = start + j`` (row j of n) is dealt as game g of
     the run ``seed`` deals its first hand, and hand 1 (scores 0-0) is played twice from it,
@@ -1021,7 +1026,7 @@ def paired_swap_chunk(seed, start, params, strat, card, neutral, info, result, n
     the moon. Each deal has its own streams: the results
     do not depend on ``nblocks``."""
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         paired_swap_block(seed, start, params, strat, card, neutral, info, result, b * n // nblocks,
                           (b + 1) * n // nblocks, users, tier)
 

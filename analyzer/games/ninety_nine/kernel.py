@@ -25,6 +25,7 @@ import numpy as np
 
 from analyzer import ismcts
 from analyzer import trace as tr
+from analyzer.blocks import in_blocks
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.ninety_nine import strategies as st
 from analyzer.games.ninety_nine import view as V
@@ -78,7 +79,7 @@ from analyzer.games.ninety_nine.rules import (
     total_after,
 )
 from analyzer.games.ninety_nine.sampler import resample_classes, resample_hidden, resample_history, scratch
-from analyzer.jit import ix, njit, prange
+from analyzer.jit import ix, njit
 from analyzer.rng import (DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream)
 
 
@@ -127,8 +128,9 @@ class Bundle(NamedTuple):
 class SearchSpace(NamedTuple):
     """Where the search strategies work (``search_workspace``): a bundle for the sampled worlds,
     ``ismcts``'s tree, the history sampler's work area and ``mc``'s scratch. (Apart from
-    ``Bundle``: a bundle is passed into parallel loops, and numba's parfors take no nested
-    tuples; and the base tier passes None instead, which made random play faster.)"""
+    ``Bundle``, which stays a flat tuple of arrays: numba's parallel loops, which the chunks
+    used until 2026-12-05, took no nested tuples; and the base tier passes None instead,
+    which made random play faster.)"""
 
     #: the state bundle a search plays its sampled worlds in
     roll: Bundle
@@ -805,10 +807,11 @@ def mc_work(seed, start, params, strat, out, err, work, users, tier):
     work[1] = search.work[1]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("out", "err")
+@njit(entry=True, nogil=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
@@ -883,7 +886,8 @@ def exchange_block(seed, start, params, strat, swaps, result, lo, hi, users, tie
             result[i, a, 1] = out[0]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("swaps", "result")
+@njit(entry=True, nogil=True, cache=True)
 def exchange_chunk(seed, start, params, strat, swaps, result, nblocks, users, tier):
     """Games ``start .. start + len(swaps) - 1`` played from their first deal once per arm:
     arm ``a`` of game i exchanges the cards at places ``swaps[i, a]`` (``exchange``; a place
@@ -893,7 +897,7 @@ def exchange_chunk(seed, start, params, strat, swaps, result, nblocks, users, ti
     in the first round (-1: unused arm, or an illegal user move) and the winners' bit mask.
     Each game draws only from its own streams: any ``nblocks`` gives the same result."""
     n = swaps.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         exchange_block(seed, start, params, strat, swaps, result, b * n // nblocks, (b + 1) * n // nblocks, users,
                        tier)
 
@@ -1147,13 +1151,14 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result")
+@njit(entry=True, nogil=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
     result int64[n, n_options, 2]: [went over this round, won the game] per sample and option.
     """
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
                        (b + 1) * n // nblocks, users, tier)

@@ -43,6 +43,7 @@ import numpy as np
 from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.bits import lowest, popcount
+from analyzer.blocks import in_blocks
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.pitch10 import strategies as st
 from analyzer.games.pitch10 import view as vw
@@ -65,7 +66,7 @@ from analyzer.games.pitch10.rules import (
     trumps_of,
 )
 from analyzer.games.pitch10.solver import STACK_ROWS, STACK_WIDTH, solve_moves_on
-from analyzer.jit import njit, prange
+from analyzer.jit import njit
 from analyzer.rng import (DEAL, PLAY, draw_lazy, draw_lazy_w, load_words, next_u64, preview_into, randbelow,
                           randbelow_w, seed_stream, store_words)
 
@@ -1736,10 +1737,11 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
             return
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("out", "err", optimized_twice=True)  # Pitch plays faster for it (blocks.in_blocks)
+@njit(entry=True, nogil=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
@@ -2090,13 +2092,14 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, r
             result[j, i, 1] = 1 if ws.sc[S_WINNER] == team else 0
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result", optimized_twice=True)  # Pitch plays faster for it (blocks.in_blocks)
+@njit(entry=True, nogil=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, worlds, result, nblocks, bid_decision,
                    infer, complete, users, tier):
     """``evaluate_block`` over samples 0..n-1 of ``result`` (int64[n, k, 2]) in ``nblocks``
     parallel blocks."""
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, worlds, result, b * n // nblocks,
                        (b + 1) * n // nblocks, bid_decision, infer, complete, users, tier)
 
@@ -2132,7 +2135,8 @@ def solve_block(seed, start, params, strat, base_ws, seat, options, worlds, resu
                     result[j, i] = values[m]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result")
+@njit(entry=True, nogil=True, cache=True)
 def solve_chunk(seed, start, params, strat, base_ws, seat, options, worlds, result, nblocks, infer, complete):
     """``evaluate --method solve`` in a play decision: every option's exact value with every
     hand open (solver.solve_moves_on: the points of this round the seat's team takes), in the
@@ -2140,7 +2144,7 @@ def solve_chunk(seed, start, params, strat, base_ws, seat, options, worlds, resu
     hidden cards evaluate_chunk plays them in). options int64[k] card codes; result
     int64[n, k] (written; -998 for a sample no draw fitted the bids)."""
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         solve_block(seed, start, params, strat, base_ws, seat, options, worlds, result, b * n // nblocks,
                     (b + 1) * n // nblocks, infer, complete)
 
@@ -2193,9 +2197,10 @@ def bid_table_block(seed, start, params, strat, base_ws, seat, result, lo, hi, u
             result[j, t] = ws.taken[seat & 1]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result", optimized_twice=True)  # Pitch plays faster for it (blocks.in_blocks)
+@njit(entry=True, nogil=True, cache=True)
 def bid_table_chunk(seed, start, params, strat, base_ws, seat, result, nblocks, users, tier):
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         bid_table_block(seed, start, params, strat, base_ws, seat, result, b * n // nblocks,
                         (b + 1) * n // nblocks, users, tier)

@@ -32,6 +32,7 @@ import numpy as np
 from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.bits import popcount
+from analyzer.blocks import in_blocks
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.twenty_two import strategies as st
 from analyzer.games.twenty_two import view as V
@@ -74,7 +75,7 @@ from analyzer.games.twenty_two.state import (  # noqa: F401  (workspace, copy_bu
     S_SCORED, S_SEAT, S_SET, S_SIZE, S_TOP, S_WINNER, S_WINNERS, Bundle, copy_bundle, search_space,
     workspace,
 )
-from analyzer.jit import njit, prange
+from analyzer.jit import njit
 from analyzer.rng import DEAL, PLAY, draw_lazy, hand_purpose, next_u64, preview_into, randbelow, seed_stream, shuffle
 
 #: a sample that the constrained sampler's rejection step (seats beyond its table) has not
@@ -1220,10 +1221,11 @@ def mc_work(seed, start, params, strat, out, err, work, users, tier):
     work[1] = search.work[1]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("out", "err")
+@njit(entry=True, nogil=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
@@ -1555,7 +1557,8 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             result[j, i, 1] = (out[0] >> seat) & 1
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result")
+@njit(entry=True, nogil=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
@@ -1563,6 +1566,6 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     and option.
     """
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
                        (b + 1) * n // nblocks, users, tier)

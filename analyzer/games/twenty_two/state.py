@@ -96,8 +96,9 @@ class Bundle(NamedTuple):
 
 
 class SearchSpace(NamedTuple):
-    """Where ``ismcts`` works besides its bundles (``search_space``). Apart from ``Bundle``: a
-    bundle is passed into parallel loops, and numba's parfors take no nested tuples."""
+    """Where ``ismcts`` works besides its bundles (``search_space``). Apart from ``Bundle``,
+    which stays a flat tuple of arrays (numba's parallel loops, which the chunks used until
+    2026-12-05, took no nested tuples)."""
 
     #: analyzer.ismcts.Tree: room for the most iterations of an ``ismcts`` seat (else 2 nodes);
     #: its ``legal`` holds MAX_LEGAL moves (the candidates are picked from the legal list)

@@ -69,6 +69,7 @@ import numpy as np
 from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.bits import lowest, nth_bit, popcount
+from analyzer.blocks import in_blocks
 from analyzer.engine import ILLEGAL_MARK
 from analyzer.games.two_ten_jack import strategies as st
 from analyzer.games.two_ten_jack.rules import (
@@ -145,7 +146,7 @@ from analyzer.games.two_ten_jack.view import (
     TRICK as V_TRICK,
     VIEW_SIZE,
 )
-from analyzer.jit import njit, prange
+from analyzer.jit import njit
 from analyzer.rng import (DEAL, PLAY, draw_lazy_w, hand_purpose, load_words, next_u64, preview_into, randbelow,
                           seed_stream, shuffle, store_words, uniform01)
 
@@ -1235,10 +1236,11 @@ def run_block(seed, start, params, strat, out, err, lo, hi, users, tier):
             return
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("out", "err")
+@njit(entry=True, nogil=True, cache=True)
 def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
     n = out.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
@@ -1333,7 +1335,8 @@ def paired_swap_block(seed, start, params, strat, cards, neutral, info, result, 
         info[j, cards.shape[0], 0] = dealt.sc[S_DEALER]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("info", "result")
+@njit(entry=True, nogil=True, cache=True)
 def paired_swap_chunk(seed, start, params, strat, cards, neutral, info, result, nblocks, users, tier):
     """Each card's value, paired: deal ``g = start + j`` (row j of n) is dealt as game g of the
     run ``seed`` deals its first round (both hands and the stock's order), and round 1 is
@@ -1350,7 +1353,7 @@ def paired_swap_chunk(seed, start, params, strat, cards, neutral, info, result, 
     int64[n, k + 1, 2]: each seat's points of the round per arm. Each deal has its own
     streams: the results do not depend on ``nblocks``."""
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         paired_swap_block(seed, start, params, strat, cards, neutral, info, result, b * n // nblocks,
                           (b + 1) * n // nblocks, users, tier)
 
@@ -1446,7 +1449,8 @@ def evaluate_block(seed, start, params, strat, base_ws, seat, options, result, l
             result[j, i, 1] = (out[O_WINNERS] >> seat) & 1
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result")
+@njit(entry=True, nogil=True, cache=True)
 def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, nblocks, worlds, users, tier):
     """Play every option on samples ``start .. start + len(result) - 1`` of the hidden cards.
 
@@ -1456,7 +1460,7 @@ def evaluate_chunk(seed, start, params, strat, base_ws, seat, options, result, n
     of each sample is drawn from the knowledge (``hidden_hand``).
     """
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         evaluate_block(seed, start, params, strat, base_ws, seat, options, result, b * n // nblocks,
                        (b + 1) * n // nblocks, worlds, users, tier)
 
@@ -1483,7 +1487,8 @@ def solve_block(seed, start, params, base_ws, seat, options, result, lo, hi, wor
                     result[j, i] = search.values[m]
 
 
-@njit(entry=True, parallel=True, cache=True)
+@in_blocks("result")
+@njit(entry=True, nogil=True, cache=True)
 def solve_chunk(seed, start, params, base_ws, seat, options, result, nblocks, worlds):
     """``evaluate --method solve``: every option's exact value with both hands and the
     stock's order open (solver.solve_moves: the seat's round points minus the other's), in
@@ -1492,6 +1497,6 @@ def solve_chunk(seed, start, params, base_ws, seat, options, result, nblocks, wo
     sample's stream (the rollouts draw theirs lazily from another: the same law, not the
     same order). options int64[k] move codes; result int64[n, k] (written)."""
     n = result.shape[0]
-    for b in prange(nblocks):
+    for b in range(nblocks):
         solve_block(seed, start, params, base_ws, seat, options, result, b * n // nblocks, (b + 1) * n // nblocks,
                     worlds)

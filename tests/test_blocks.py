@@ -1,0 +1,133 @@
+"""blocks.in_blocks: a chunk's pieces on the worker threads give the rows one call gives.
+
+The entry points here are plain Python functions with a chunk's arguments (``start``,
+``nblocks``, row arrays): BlockEntry calls whatever it wraps. The games' own chunks are
+checked across thread counts and chunk sizes by test_conformance."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from analyzer.blocks import in_blocks
+from analyzer.jit import numba
+
+THREADS = min(2, numba.config.NUMBA_NUM_THREADS)
+
+
+@pytest.fixture
+def threads():
+    before = numba.get_num_threads()
+    numba.set_num_threads(THREADS)
+    yield THREADS
+    numba.set_num_threads(before)
+
+
+def test_every_row_is_played_once_from_its_own_index_however_cut(threads):
+    calls = []
+
+    @in_blocks("rows", "twice")
+    def chunk(seed, start, rows, twice, nblocks):
+        calls.append((int(start), rows.shape[0], int(nblocks), threading.get_ident()))
+        time.sleep(0.02)  # each piece takes a while: the other thread takes the next ones
+        for j in range(rows.shape[0]):
+            rows[j] += start + j + seed
+            twice[j, :] += 2 * (start + j)
+
+    for n, nblocks in [(1, 1), (7, 1), (7, 3), (10, 4), (10, 10), (3, 8)]:
+        calls.clear()
+        rows = np.zeros(n, dtype=np.int64)
+        twice = np.zeros((n, 2), dtype=np.int64)
+        chunk(np.int64(100), np.int64(5), rows, twice, np.int64(nblocks))
+        assert rows.tolist() == [105 + j for j in range(n)]
+        assert twice.tolist() == [[2 * (5 + j)] * 2 for j in range(n)]
+        pieces = min(nblocks, n)
+        if threads == 1 or pieces == 1:
+            assert calls[0][:3] == (5, n, nblocks) and len(calls) == 1  # one call, as given
+        else:
+            assert sorted(c[:3] for c in calls) == [(5 + p * n // pieces, (p + 1) * n // pieces - p * n // pieces, 1)
+                                                    for p in range(pieces)]
+            assert len({c[3] for c in calls}) == threads
+
+
+def test_the_first_pieces_exception_is_raised_after_every_thread_is_done(threads):
+    played = []
+
+    @in_blocks("rows")
+    def chunk(seed, start, rows, nblocks):
+        time.sleep(0.01)
+        if start + rows.shape[0] > 4:  # rows 4 and on fail
+            raise ValueError(f"piece from {int(start)}")
+        played.append(int(start))
+
+    with pytest.raises(ValueError) as raised:
+        chunk(np.int64(0), np.int64(0), np.zeros(8, dtype=np.int64), np.int64(4))
+    if threads == 1:
+        assert str(raised.value) == "piece from 0" and played == []  # one call for the whole chunk
+    else:
+        # pieces from 4 and 6 both fail, in either order in time: the one raised is row order's first
+        assert str(raised.value) == "piece from 4" and sorted(played) == [0, 2]
+
+
+def test_an_empty_chunk_is_one_call_as_given(threads):
+    calls = []
+
+    @in_blocks("rows")
+    def chunk(seed, start, rows, nblocks):
+        calls.append((int(start), rows.shape[0], int(nblocks)))
+
+    chunk(np.int64(0), np.int64(9), np.zeros((0, 3), dtype=np.int64), np.int64(8))
+    assert calls == [(9, 0, 8)]
+
+
+_TWICE = """
+import numpy as np
+from numba.core import codegen
+import analyzer.jit
+from analyzer.blocks import in_blocks
+from analyzer.jit import njit
+
+runs = []
+plain = codegen.CPUCodeLibrary._optimize_final_module
+def counted(self):
+    runs.append(self.name)
+    return plain(self)
+codegen.CPUCodeLibrary._optimize_final_module = counted
+
+@njit
+def add(rows, j, v):
+    rows[j] += v
+
+@in_blocks("rows", optimized_twice=True)
+@njit(entry=True, nogil=True)
+def twice(seed, start, rows, nblocks):
+    for j in range(rows.shape[0]):
+        add(rows, j, start + j)
+
+@in_blocks("rows")
+@njit(entry=True, nogil=True)
+def once(seed, start, rows, nblocks):
+    for j in range(rows.shape[0]):
+        add(rows, j, start + j)
+
+for chunk in (twice, once):
+    rows = np.zeros(4, dtype=np.int64)
+    chunk(np.int64(0), np.int64(3), rows, np.int64(2))
+    assert rows.tolist() == [3, 4, 5, 6], rows
+print(runs.count("twice"), runs.count("once"), runs.count("add"))
+"""
+
+
+def test_a_chunk_that_asks_is_optimized_twice_and_only_it():
+    """jit.OPTIMIZED_TWICE: the library of an ``in_blocks(optimized_twice=True)`` entry is
+    optimized twice when made into machine code, another entry's once, and a callee's (linked
+    into both, kept as IR) never on its own."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _TWICE], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["2", "1", "0"]
