@@ -6,13 +6,13 @@ streams (seed, start + j). So any piece of the rows, played on its own as rows `
 from ``start + lo``, gives the very same rows: the result does not depend on how the chunk
 is cut or on how many threads play it.
 
-``in_blocks`` makes such an entry point parallel: its ``nblocks`` pieces are shared out to
-numba's thread count (``numba.get_num_threads()`` of the calling thread, which
-``runner.set_workers`` sets), each piece one call of the compiled entry, which releases the
-GIL (``nogil=True``). numba's own ``prange`` did this inside the entry, but its parallel loop
-made numba link and optimize the whole game's code again for the loop's body: a game's
-warm-up compiled 15-20% longer (Pitch 102 to 84 CPU-s, Twenty-Two 83 to 66, Two-Ten-Jack
-87 to 69; 2026-12-05).
+``in_blocks`` makes such an entry point parallel: its rows are cut in one piece per thread
+(numba's thread count, ``numba.get_num_threads()`` of the calling thread, which
+``runner.set_workers`` sets; at most ``nblocks``), each piece one call of the compiled entry
+on a thread of its own, which releases the GIL (``nogil=True``). numba's own ``prange`` did
+this inside the entry, but its parallel loop made numba link and optimize the whole game's
+code again for the loop's body: a game's warm-up compiled 15-20% longer (Pitch 102 to 84
+CPU-s, Twenty-Two 83 to 66, Two-Ten-Jack 87 to 69; 2026-12-05).
 
     @in_blocks("out", "err")
     @njit(entry=True, nogil=True, cache=True)
@@ -33,13 +33,50 @@ from typing import Callable
 import numpy as np
 
 
+def threads_for(pieces: int) -> int:
+    """How many threads play ``pieces`` pieces: numba's thread count of the calling thread
+    (runner.set_workers), at most one per piece; one under ``--debug`` (plain Python)."""
+    from analyzer.jit import DEBUG, numba
+
+    return 1 if DEBUG else max(1, min(numba.get_num_threads(), pieces))
+
+
+def run_pieces(n: int, pieces: int, play: Callable[[int, int, int], None]) -> None:
+    """``play(p, lo, hi)`` for each piece ``p`` of rows ``0 .. n-1`` cut in ``pieces``
+    (rows ``p * n // pieces`` up to the next piece's first), on ``threads_for(pieces)``
+    threads, this one among them; each takes the next piece as it finishes. An exception
+    in a piece is raised here once every thread is done: the first piece's, in row order."""
+    bounds = [(p * n // pieces, (p + 1) * n // pieces) for p in range(pieces)]
+    errors: dict[int, BaseException] = {}
+    taken = itertools.count()  # next() is atomic under the GIL: each piece is taken once
+
+    def work() -> None:
+        while (p := next(taken)) < pieces:
+            try:
+                play(p, *bounds[p])
+            except BaseException as exc:  # noqa: BLE001 - raised in the caller below
+                errors[p] = exc
+                return
+
+    # daemon: a piece stuck in a user strategy's loop must not keep the process alive
+    # (runner.call_interruptibly abandons the call, runner.kernel_left_running ends it)
+    helpers = [threading.Thread(target=work, daemon=True) for _ in range(threads_for(pieces) - 1)]
+    for helper in helpers:
+        helper.start()
+    work()
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[min(errors)]
+
+
 class BlockEntry:
     """A chunk entry point whose ``nblocks`` pieces are played on the worker threads.
 
-    Called as the entry point itself (same arguments). With one thread, or one piece, the
-    compiled entry plays its ``nblocks`` blocks in this thread; otherwise each piece of the
-    rows is one call (its row arrays sliced, ``start`` moved on, ``nblocks`` 1) on one of
-    the threads, which take the next piece as they finish. An exception in a piece is
+    Called as the entry point itself (same arguments). With one thread (or ``nblocks`` 1,
+    or one row) the compiled entry plays its ``nblocks`` blocks in this thread; otherwise
+    the rows are cut in one piece per thread (``run_pieces``), each piece one call with its
+    row arrays sliced, ``start`` moved on and ``nblocks`` 1. An exception in a piece is
     raised here once every thread is done: the first piece's, in row order."""
 
     def __init__(self, entry: Callable, rows: tuple[str, ...]) -> None:
@@ -57,35 +94,14 @@ class BlockEntry:
         return getattr(self.entry, name)  # the dispatcher's own (stats, signatures, ...)
 
     def __call__(self, *args):
-        from analyzer.jit import DEBUG, numba
-
         n = args[self._rows[0]].shape[0]
-        pieces = min(int(args[self._nblocks]), n)
-        threads = 1 if DEBUG else min(numba.get_num_threads(), pieces)
+        # one piece per thread, as prange's static schedule gave each thread one range: each
+        # call costs numba's dispatch, 0.5 ms under the GIL (the typing of the user slots'
+        # tuple), and eight pieces a chunk made two workers 3-5% slower
+        threads = threads_for(min(int(args[self._nblocks]), n))
         if threads <= 1:
             return self.entry(*args)
-        bounds = [(p * n // pieces, (p + 1) * n // pieces) for p in range(pieces)]
-        errors: dict[int, BaseException] = {}
-        taken = itertools.count()  # next() is atomic under the GIL: each piece is taken once
-
-        def play() -> None:
-            while (p := next(taken)) < pieces:
-                try:
-                    self.entry(*self._piece(args, *bounds[p]))
-                except BaseException as exc:  # noqa: BLE001 - raised in the caller below
-                    errors[p] = exc
-                    return
-
-        # daemon: a piece stuck in a user strategy's loop must not keep the process alive
-        # (runner.call_interruptibly abandons the call, runner.kernel_left_running ends it)
-        helpers = [threading.Thread(target=play, daemon=True) for _ in range(threads - 1)]
-        for helper in helpers:
-            helper.start()
-        play()
-        for helper in helpers:
-            helper.join()
-        if errors:
-            raise errors[min(errors)]
+        run_pieces(n, threads, lambda p, lo, hi: self.entry(*self._piece(args, lo, hi)))
 
     def _piece(self, args: tuple, lo: int, hi: int) -> list:
         piece = list(args)

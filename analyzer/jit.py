@@ -223,12 +223,11 @@ class _CompileLog(numba.core.event.Listener):
 
 if os.environ.get("ANALYZER_COMPILE_LOG"):
     numba.core.event.register("numba:compile", _CompileLog(os.environ["ANALYZER_COMPILE_LOG"]))
-from numba import prange  # noqa: E402
 from numba.core import caching as _caching  # noqa: E402
 from numba.core import codegen as _codegen  # noqa: E402
 from numba.core.registry import CPUDispatcher as _CPUDispatcher  # noqa: E402
 
-__all__ = ["numba", "njit", "prange", "cache_group", "source_hash", "is_cached", "trailing_zeros", "leading_zeros",
+__all__ = ["numba", "njit", "cache_group", "source_hash", "is_cached", "trailing_zeros", "leading_zeros",
            "FAST_DEPOSIT", "DEBUG"]
 
 #: the debug path (``analyzer --debug``): numba's decorators return the plain Python functions,

@@ -164,22 +164,35 @@ class Accumulator:
         self.cross = np.zeros(len(self.pairs), dtype=np.int64)
 
     def add(self, rows: np.ndarray) -> None:
+        """Fold ``rows`` in: one piece per worker thread (of 1024 rows at least), each piece
+        one call of ``fold_rows`` into sums of its own, added up at the end."""
         if rows.shape[0] == 0:
             return
+        from analyzer.blocks import run_pieces, threads_for
         from analyzer.fold import fold_rows
-        from analyzer.jit import numba
 
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
         self.n += rows.shape[0]
-        blocks = max(1, min(rows.shape[0] // 1024, 4 * numba.get_num_threads()))
-        fold_rows(np.ascontiguousarray(rows, dtype=np.int64), np.int64(self.players), self._pair_i, self._pair_j,
-                  np.int64(blocks), self.sums, self.sumsq, self.wins, self.cross)
+        pieces = threads_for(max(1, rows.shape[0] // 1024))
+        if pieces == 1:
+            fold_rows(rows, np.int64(self.players), self._pair_i, self._pair_j, self.sums, self.sumsq, self.wins,
+                      self.cross)
+            return
+        sums, sumsq = np.zeros((pieces, len(self.sums)), dtype=np.int64), np.zeros((pieces, len(self.sums)), dtype=np.int64)
+        wins, cross = np.zeros((pieces, self.players), dtype=np.int64), np.zeros((pieces, len(self.cross)), dtype=np.int64)
+        run_pieces(rows.shape[0], pieces, lambda p, lo, hi: fold_rows(
+            rows[lo:hi], np.int64(self.players), self._pair_i, self._pair_j, sums[p], sumsq[p], wins[p], cross[p]))
+        self.sums += sums.sum(axis=0)
+        self.sumsq += sumsq.sum(axis=0)
+        self.wins += wins.sum(axis=0)
+        self.cross += cross.sum(axis=0)
 
     def warm(self) -> None:
         """Compile (or load) the fold on one row of zeros into scratch sums: nothing is added."""
         from analyzer.fold import fold_rows
 
         k = len(self.columns)
-        fold_rows(np.zeros((1, k), dtype=np.int64), np.int64(self.players), self._pair_i, self._pair_j, np.int64(1),
+        fold_rows(np.zeros((1, k), dtype=np.int64), np.int64(self.players), self._pair_i, self._pair_j,
                   np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64), np.zeros(self.players, dtype=np.int64),
                   np.zeros(len(self.pairs), dtype=np.int64))
 
