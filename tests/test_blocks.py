@@ -127,3 +127,24 @@ def test_a_chunk_that_asks_is_optimized_twice_and_only_it():
     done = subprocess.run([sys.executable, "-c", _TWICE], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["2", "1", "0"]
+
+
+def test_the_user_slots_keep_the_type_numba_gives_their_tuple():
+    """engine.Slots: typed once, as the plain tuple of the same slots (the same compiled code
+    and cache entries), and a kernel called with it plays as with the plain tuple."""
+    from analyzer import api
+    from analyzer.engine import Slots
+    from analyzer.slots import SLOTS, empty_slot
+
+    plain = tuple([empty_slot] * SLOTS)
+    slots = Slots(plain)
+    assert numba.typeof(slots) == numba.typeof(plain)
+    assert numba.typeof(slots) is numba.typeof(slots)  # kept, not typed again
+    s = api.setup("hearts2")
+    from analyzer.games.hearts2 import kernel
+
+    rows = [np.zeros((50, len(s.spec.columns(s.rules))), dtype=np.int64) for _ in range(2)]
+    for out, users in zip(rows, (plain, slots)):
+        kernel.run_chunk(np.uint64(3), np.int64(0), s.params, s.strat, out, np.full((50, 4), -1, dtype=np.int64),
+                         np.int64(2), users, ())
+    assert rows[0].tolist() == rows[1].tolist() and rows[0][:, 0].any()

@@ -43,15 +43,24 @@ def test_ctrl_c_stops_cleanly_and_keeps_what_was_done():
     assert result.interrupted and result.games == 600 and acc.n == 600
 
 
-def test_compiled_fold_matches_plain_numpy_sums():
-    """Accumulator.add folds rows in a compiled parallel pass; check it against numpy."""
-    rng = np.random.default_rng(5)
-    columns = ["winners", "hands", "a", "b", "c"]
-    acc = Accumulator(columns, 3, [("a", "hands"), ("c", "b")])
-    chunks = [rng.integers(-50, 1000, size=(n, len(columns))) for n in (1, 700, 5000, 33333)]
-    for rows in chunks:
-        rows[:, 0] = rng.integers(0, 8, size=rows.shape[0])  # winners: a bit mask of 3 seats
-        acc.add(rows)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_compiled_fold_matches_plain_numpy_sums(threads):
+    """Accumulator.add folds rows in compiled pieces, one per worker thread (one piece on one
+    thread, two on two); check it against numpy."""
+    from analyzer.jit import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        rng = np.random.default_rng(5)
+        columns = ["winners", "hands", "a", "b", "c"]
+        acc = Accumulator(columns, 3, [("a", "hands"), ("c", "b")])
+        chunks = [rng.integers(-50, 1000, size=(n, len(columns))) for n in (1, 700, 5000, 33333)]
+        for rows in chunks:
+            rows[:, 0] = rng.integers(0, 8, size=rows.shape[0])  # winners: a bit mask of 3 seats
+            acc.add(rows)
+    finally:
+        numba.set_num_threads(before)
     every = np.concatenate(chunks)
     assert acc.n == every.shape[0]
     assert acc.sums.tolist() == every.sum(axis=0).tolist()
