@@ -14,12 +14,10 @@ this inside the entry, but its parallel loop made numba link and optimize the wh
 code again for the loop's body: a game's warm-up compiled 15-20% longer (Pitch 102 to 84
 CPU-s, Twenty-Two 83 to 66, Two-Ten-Jack 87 to 69; 2026-12-05).
 
-    @in_blocks("out", "err")
-    @njit(entry=True, nogil=True, cache=True)
-    def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
-        n = out.shape[0]
-        for b in range(nblocks):
-            run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
+A chunk entry is declared with ``@in_blocks("out", "err")`` (its row arrays) over numba's
+decorator with ``entry=True, nogil=True``; its body loops over ``range(nblocks)`` and plays
+each block's rows (every game's ``run_chunk`` in its ``kernel.py``). This module compiles
+nothing, so that editing it recompiles no kernel (jit._compiled_files).
 """
 
 from __future__ import annotations
