@@ -174,10 +174,6 @@ class Accumulator:
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         self.n += rows.shape[0]
         pieces = threads_for(max(1, rows.shape[0] // 1024))
-        if pieces == 1:
-            fold_rows(rows, np.int64(self.players), self._pair_i, self._pair_j, self.sums, self.sumsq, self.wins,
-                      self.cross)
-            return
         sums, sumsq = np.zeros((pieces, len(self.sums)), dtype=np.int64), np.zeros((pieces, len(self.sums)), dtype=np.int64)
         wins, cross = np.zeros((pieces, self.players), dtype=np.int64), np.zeros((pieces, len(self.cross)), dtype=np.int64)
         run_pieces(rows.shape[0], pieces, lambda p, lo, hi: fold_rows(
