@@ -84,6 +84,10 @@ def _serve_one(request: dict) -> dict:
 def serve() -> None:
     import analyzer.api  # noqa: F401 - the imports every command needs, paid once
     import analyzer.cli  # noqa: F401
+    from analyzer import games as registry
+
+    for name in registry.names():  # and each game's modules (imports only: nothing compiles or runs)
+        registry.get(name).module("kernel")
 
     for line in sys.stdin:
         reply = _serve_one(json.loads(line))
