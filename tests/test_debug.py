@@ -5,6 +5,10 @@ Each game is checked on a few games of its built-in ``random``: the uncompiled g
 equal the compiled ones. Where a user strategy reimplements that ``random``
 (tests/data/user_random.py: Hearts and Ninety-Nine), the uncompiled user strategy must
 play them too, which shows that the debug path plays the user's own function.
+
+``--debug`` is decided before numba loads, so it runs in a process of its own: forked from a
+server started with numba's JIT off (tests/forkrun.py, which pays the imports once), and once
+as a new ``python -m analyzer --debug`` (the prints and traceback test), the path a user takes.
 """
 
 from __future__ import annotations
@@ -17,6 +21,11 @@ from pathlib import Path
 
 import pytest
 
+import forkrun
+
+# one worker runs this file: its forked runner is started once
+pytestmark = pytest.mark.xdist_group("debug")
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -25,10 +34,29 @@ UNIFORM = {"hearts2": "uniform", "ninety-nine": "uniform_always"}
 GAMES = ["hearts2", "ninety-nine", "pitch10", "twenty-two", "two-ten-jack"]
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
+def _process(*args: str) -> subprocess.CompletedProcess:
+    """``python -m analyzer ARGS``: a new interpreter, as a user runs it."""
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}
     return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, cwd=ROOT,
                           env=env, timeout=900)
+
+
+_RUNNER: list[forkrun.Runner] = []
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    """``analyzer ARGS`` (``--debug`` among them) forked from the server whose numba has its
+    JIT off, as ``--debug`` sets it before numba loads."""
+    if not _RUNNER:
+        _RUNNER.append(forkrun.Runner({**os.environ, "NUMBA_DISABLE_JIT": "1"}))
+    return _RUNNER[0].run(*args, cwd=ROOT, timeout=900)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _close_runner():
+    yield
+    while _RUNNER:
+        _RUNNER.pop().close()
 
 
 def _compiled(cli, *args: str) -> dict:
@@ -69,10 +97,10 @@ def test_debug_shows_prints_and_the_traceback_into_the_strategy(tmp_path):
     path.write_text("from numba import njit\n\n\n@njit\ndef talk(view, legal, n, rng):\n"
                     "    print('deciding among', n)\n    return legal[0]\n\n\n"
                     "@njit\ndef boom(view, legal, n, rng):\n    return legal[n + 100]\n")
-    talk = _run("--debug", "simulate", "ninety-nine", "--games", "1", "--seed", "2", "--seat", f"0={path}:talk")
+    talk = _process("--debug", "simulate", "ninety-nine", "--games", "1", "--seed", "2", "--seat", f"0={path}:talk")
     assert talk.returncode == 0, talk.stderr
     assert "deciding among" in talk.stdout
-    boom = _run("--debug", "simulate", "ninety-nine", "--games", "1", "--seed", "2", "--seat", f"0={path}:boom")
+    boom = _process("--debug", "simulate", "ninety-nine", "--games", "1", "--seed", "2", "--seat", f"0={path}:boom")
     assert boom.returncode == 3
     assert "Traceback" in boom.stderr and f'File "{path}", line 12, in boom' in boom.stderr, boom.stderr
     assert boom.stderr.strip().splitlines()[-1].startswith("error: user strategy ")
