@@ -97,21 +97,28 @@ def serve() -> None:
 
 class Runner:
     """The test side: ``Runner(env).run(*args, cwd=..., timeout=...)`` ->
-    ``subprocess.CompletedProcess`` with text stdout and stderr."""
+    ``subprocess.CompletedProcess`` with text stdout and stderr. The server starts at the
+    first ``run`` (a module's runner costs nothing until one of its tests runs a command);
+    ``close`` stops it, if it started."""
 
     def __init__(self, env: dict[str, str]):
-        self.proc = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env=env)
+        self.env = env
+        self.proc: subprocess.Popen | None = None
 
     def run(self, *args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+        if self.proc is None:
+            self.proc = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         text=True, env=self.env)
         self.proc.stdin.write(json.dumps({"args": list(args), "cwd": str(cwd), "timeout": timeout}) + "\n")
         self.proc.stdin.flush()
         reply = json.loads(self.proc.stdout.readline())
         return subprocess.CompletedProcess(list(args), reply["returncode"], reply["stdout"], reply["stderr"])
 
     def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
+        if self.proc is not None:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+            self.proc = None
 
 
 if __name__ == "__main__":

@@ -41,22 +41,19 @@ def _process(*args: str) -> subprocess.CompletedProcess:
                           env=env, timeout=900)
 
 
-_RUNNER: list[forkrun.Runner] = []
+_RUNNER = forkrun.Runner({**os.environ, "NUMBA_DISABLE_JIT": "1"})
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
     """``analyzer ARGS`` (``--debug`` among them) forked from the server whose numba has its
     JIT off, as ``--debug`` sets it before numba loads."""
-    if not _RUNNER:
-        _RUNNER.append(forkrun.Runner({**os.environ, "NUMBA_DISABLE_JIT": "1"}))
-    return _RUNNER[0].run(*args, cwd=ROOT, timeout=900)
+    return _RUNNER.run(*args, cwd=ROOT, timeout=900)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _close_runner():
     yield
-    while _RUNNER:
-        _RUNNER.pop().close()
+    _RUNNER.close()
 
 
 def _compiled(cli, *args: str) -> dict:

@@ -181,7 +181,7 @@ def test_commands_run_as_pasted(name: str, tmp_path: Path, capfd, monkeypatch) -
     prepare(tmp_path)
     ran = 0
     timings: list[str] = []  # printed at the end (shown with pytest -rP, or on a failure)
-    played: dict[tuple[str, ...], str | None] = {}  # shrunk command without its --out -> that --out
+    played: dict[tuple[str, ...], str] = {}  # shrunk command with an --out, less it -> that --out
     for step in steps((ROOT / name).read_text(encoding="utf-8")):
         if step[0] == "write":
             target = tmp_path / step[1]
@@ -197,11 +197,12 @@ def test_commands_run_as_pasted(name: str, tmp_path: Path, capfd, monkeypatch) -
         expected = int(m.group(1)) if (m := EXIT.search(line)) else 0
         argv = shrink(args, tmp_path)
         key, out = without_out(argv)
-        if key in played and out is not None and played[key] is not None:
+        if out is not None and key in played:
             shutil.copytree(tmp_path / played[key], tmp_path / out, dirs_exist_ok=True)
             timings.append(f"   -    {name}:{lineno}  {shlex.join(argv)} (as the same command above, copied)")
             continue
-        played[key] = out
+        if out is not None:
+            played[key] = out
         started = time.perf_counter()
         proc = run_command(argv[1:], tmp_path, capfd, monkeypatch)
         elapsed = time.perf_counter() - started

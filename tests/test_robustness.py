@@ -27,21 +27,18 @@ ROOT = Path(__file__).resolve().parent.parent
 ANALYZER = [sys.executable, "-m", "analyzer"]
 
 
-_RUNNER: list[forkrun.Runner] = []
+_RUNNER = forkrun.Runner({**os.environ, "COLUMNS": "80"})
 
 
 def run(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     """``analyzer ARGS`` as a process of its own in ``cwd`` (forked: module docstring)."""
-    if not _RUNNER:
-        _RUNNER.append(forkrun.Runner({**os.environ, "COLUMNS": "80"}))
-    return _RUNNER[0].run(*args, cwd=cwd, timeout=timeout)
+    return _RUNNER.run(*args, cwd=cwd, timeout=timeout)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _close_runner():
     yield
-    while _RUNNER:
-        _RUNNER.pop().close()
+    _RUNNER.close()
 
 
 def _interruptible() -> None:
