@@ -7,10 +7,12 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test install warm bench clean
 JOBS ?= 2
 
+# uv installs the same versions as pip, in seconds instead of half a minute (a fresh clone's
+# `make test`); where uv cannot be had, pip does it
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	( $(BIN)/pip install --quiet uv && $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]' ) \
+	  || ( $(BIN)/pip install --quiet --upgrade pip && $(BIN)/pip install --quiet -e '.[test]' )
 	touch $(STAMP)
 
 install: $(STAMP)
