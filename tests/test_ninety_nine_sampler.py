@@ -28,6 +28,10 @@ from analyzer.cards import parse_card, token
 from analyzer.errors import AnalyzerError
 from analyzer.games.ninety_nine import kernel as K
 
+# one pytest-xdist worker runs this file: the tests that call ``sample_hidden`` from Python
+# compile its twin (about 2 s) once, not on both workers at the same time
+pytestmark = pytest.mark.xdist_group("ninety_nine_sampler")
+
 SPEC = api.registry.get("ninety-nine")
 OLD: set[int] = set()
 FOUR = 2  # rank of a 4: it reverses the direction

@@ -19,6 +19,7 @@ from collections import Counter
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from analyzer import api
 from analyzer.cards import parse_cards
@@ -28,6 +29,10 @@ from analyzer.games.twenty_two import strategies as S
 from analyzer.games.twenty_two.spec import SPEC, load_position
 from analyzer.games.twenty_two.state import S_OVER, S_WINNERS
 from test_twenty_two import RANKS, check_game, heuristic_follow_single  # independent referee
+
+# one pytest-xdist worker runs this file: its tests that call ``search_decide`` from Python
+# compile its twin (about 3 s) once, not on both workers at the same time
+pytestmark = pytest.mark.xdist_group("twenty_two_search")
 
 
 def test_ismcts_games_follow_the_rules_and_end():
