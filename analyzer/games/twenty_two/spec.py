@@ -35,7 +35,8 @@ SCREEN_SEED = 0x22
 
 class TwentyTwoSpec(GameSpec):
     def move_name(self, code: int) -> str:
-        if not 0 <= code < 1 << 52:
+        # more than four cards of a rank (one deck) is no set: the code itself, not "2222222"
+        if not 0 <= code < 1 << 52 or any((code >> (4 * r)) & 15 > 4 for r in range(13)):
             return f"<move code {code}>"
         return move_text(code)
 
