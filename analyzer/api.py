@@ -116,10 +116,10 @@ class Setup:
     def labels(self) -> list[str]:
         return [s.label for s in self.seats]
 
-    def describe_error(self, index: int, err: np.ndarray) -> str:
-        decision, seat, move = int(err[0]), int(err[1]), int(err[2])
-        return (f"strategy {self.seats[seat].label} (seat {seat}) returned an illegal move "
-                f"{self.spec.move_name(move)!r} in game {index}, decision {decision}")
+    def describe_error(self, seed: int, index: int, err: np.ndarray) -> str:
+        """The one-line error of game ``index`` of run ``seed``, stopped by an illegal move."""
+        return records.illegal_move_describer(self.spec, self.run_traced, self.rules, self.params, self.strat,
+                                              self.labels)(seed, index, err)
 
 
 def check_seed(seed: int) -> int:
@@ -261,7 +261,7 @@ def play(game: str, seed: int = 0, index: int = 0, games: int = 1, players: int 
     s = setup(game, players, seats, rules)
     return [
         _user_compile_guard(s, lambda i=i: records.record_game(
-            s.spec, s.run_traced, s.rules, seed, i, s.params, s.strat, s.labels, s.describe_error))
+            s.spec, s.run_traced, s.rules, seed, i, s.params, s.strat, s.labels))
         for i in range(index, index + games)
     ]
 

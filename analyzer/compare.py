@@ -35,7 +35,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from analyzer import api
+from analyzer import api, records
 from analyzer.errors import AnalyzerError, StrategyError
 from analyzer.jit import njit
 from analyzer.runner import Arm, run_arms
@@ -220,7 +220,8 @@ class Tournament:
                 self.user_labels.append(s.seats[0].label)
             rows.append(row)
         spec = self.base.spec
-        run_chunk = spec.user_kernels(self.functions)[0] if self.functions else self.base.run_chunk
+        run_chunk, run_traced = (spec.user_kernels(self.functions) if self.functions
+                                 else (self.base.run_chunk, self.base.run_traced))
         ncols = len(spec.columns(self.base.rules))
         self.labels = _labels(strategies)
         self.pairs: list[PairStats] = []
@@ -229,7 +230,9 @@ class Tournament:
             pair_arms = []
             for seating in arrangements(p, x, y):
                 strat = np.stack([rows[v] for v in seating])
-                describe = _describer(spec, [self.labels[v] for v in seating]) if self.functions else None
+                describe = records.illegal_move_describer(
+                    spec, run_traced, self.base.rules, self.base.params, strat,
+                    [self.labels[v] for v in seating]) if self.functions else None
                 pair_arms.append(Arm(run_chunk, self.base.params, strat, ncols, seating, describe))
             self.pairs.append(PairStats(x, y, pair_arms))
             self.arms.extend(pair_arms)
@@ -313,15 +316,6 @@ def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0
         boundaries=looks if until_significant else None))
     return Comparison(t.base.spec.name, t.base.rules, seed, t.labels, done, elapsed, interrupted,
                       state["stopped"], alpha, t.tables(level))
-
-
-def _describer(spec: Any, seat_labels: list[str]) -> Callable[[int, np.ndarray], str]:
-    """The illegal-move message of an arm whose seats play ``seat_labels``."""
-    def describe(index: int, err: np.ndarray) -> str:
-        decision, seat, move = int(err[0]), int(err[1]), int(err[2])
-        return (f"strategy {seat_labels[seat]} (seat {seat}) returned an illegal move "
-                f"{spec.move_name(move)!r} in game {index}, decision {decision}")
-    return describe
 
 
 def _labels(names: list[str]) -> list[str]:

@@ -10,7 +10,10 @@ import numpy as np
 from analyzer.errors import StrategyError
 from analyzer.games.base import GameSpec
 from analyzer.runner import call_interruptibly
-from analyzer.trace import new_trace
+from analyzer.trace import new_trace, refused_legal
+
+#: legal moves named in an illegal-move error at most (a Twenty-Two discard may have hundreds)
+NAMED_LEGAL = 12
 
 
 def trace_game(spec: GameSpec, run_traced: Callable, seed: int, index: int, params: np.ndarray,
@@ -37,12 +40,37 @@ def game_event(spec: GameSpec, rules: dict[str, Any], seed: int, index: int, lab
 
 
 def record_game(spec: GameSpec, run_traced: Callable, rules: dict[str, Any], seed: int, index: int,
-                params: np.ndarray, strat: np.ndarray, labels: list[str],
-                describe_error: Callable[[int, np.ndarray], str]) -> list[dict[str, Any]]:
+                params: np.ndarray, strat: np.ndarray, labels: list[str]) -> list[dict[str, Any]]:
     rows, _, err = trace_game(spec, run_traced, seed, index, params, strat, len(spec.columns(rules)))
     if err[0] >= 0:
-        raise StrategyError(describe_error(index, err))
+        raise StrategyError(illegal_move_message(spec, labels, index, err, refused_legal(rows)))
     return [game_event(spec, rules, seed, index, labels), *spec.decode(rows, rules)]
+
+
+def illegal_move_message(spec: GameSpec, labels: list[str], index: int, err: np.ndarray,
+                         legal: list[int] | None) -> str:
+    """The one-line error of game ``index``, stopped by a user strategy's illegal move
+    (``err``: decision, seat, move): who, what, where, and the decision's ``legal`` moves
+    (codes; the first NAMED_LEGAL of them)."""
+    decision, seat, move = int(err[0]), int(err[1]), int(err[2])
+    text = (f"strategy {labels[seat]} (seat {seat}) returned an illegal move {spec.move_name(move)!r} "
+            f"in game {index}, decision {decision}")
+    if legal:
+        names = " ".join(spec.move_name(code) for code in legal[:NAMED_LEGAL])
+        more = f" and {len(legal) - NAMED_LEGAL} more" if len(legal) > NAMED_LEGAL else ""
+        text += f"; legal: {names}{more}"
+    return text
+
+
+def illegal_move_describer(spec: GameSpec, run_traced: Callable, rules: dict[str, Any], params: np.ndarray,
+                           strat: np.ndarray, labels: list[str]) -> Callable[[int, int, np.ndarray], str]:
+    """``describe(seed, index, err)``: the illegal-move message of a game of these seats
+    (``labels``), its legal moves read from the game played again with the trace on (the
+    same game: it draws only from its own streams)."""
+    def describe(seed: int, index: int, err: np.ndarray) -> str:
+        rows, _, _ = trace_game(spec, run_traced, seed, index, params, strat, len(spec.columns(rules)))
+        return illegal_move_message(spec, labels, index, err, refused_legal(rows))
+    return describe
 
 
 def to_jsonl(games: list[list[dict[str, Any]]]) -> str:

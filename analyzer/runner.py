@@ -198,20 +198,20 @@ class Arm:
     strat: np.ndarray
     ncols: int
     seating: list[int] = field(default_factory=list)
-    #: ``describe(game index, err row)``: the illegal-move message naming the strategy
-    describe: Callable[[int, np.ndarray], str] | None = None
+    #: ``describe(seed, game index, err row)``: the illegal-move message naming the strategy
+    describe: Callable[[int, int, np.ndarray], str] | None = None
     #: False once its comparison is decided (compare's ``each_pair``): run_arms plays it no more
     active: bool = True
 
 
-def _check_errors(arm: Arm, first: int, err: np.ndarray) -> None:
+def _check_errors(arm: Arm, seed: int, first: int, err: np.ndarray) -> None:
     """Raise StrategyError for the first game of the chunk (game ``first`` + row) in which a
     strategy returned an illegal move (``err`` rows: decision, seat, move; -1 when fine)."""
     bad = np.flatnonzero(err[:, 0] >= 0)
     if bad.size:
         g = int(bad[0])
         if arm.describe is not None:
-            raise StrategyError(arm.describe(first + g, err[g]))
+            raise StrategyError(arm.describe(seed, first + g, err[g]))
         raise StrategyError(f"a strategy returned an illegal move {int(err[g, 2])} in game {first + g}, "
                             f"decision {int(err[g, 0])} (seat {int(err[g, 1])})")
 
@@ -253,7 +253,7 @@ def run_arms(arms: list[Arm], seed: int, n_games: int, on_chunk: Callable[[int, 
                 err = np.full((n, 4), -1, dtype=np.int64)
                 call_interruptibly(arm.run_chunk, np.uint64(seed), np.int64(first_index + done), arm.params,
                                    arm.strat, out, err, np.int64(min(n, 4 * threads)), timeout=timeout)
-                _check_errors(arm, first_index + done, err)
+                _check_errors(arm, seed, first_index + done, err)
                 rows.append(out)
             spent = time.perf_counter() - t0
             done += n
@@ -278,7 +278,7 @@ def run_games(
     acc: Accumulator,
     *,
     workers: int | None = None,
-    describe_error: Callable[[int, np.ndarray], str] | None = None,
+    describe_error: Callable[[int, int, np.ndarray], str] | None = None,
     on_rows: Callable[[int, np.ndarray], None] | None = None,
     progress: bool = False,
     label: str = "games",

@@ -21,6 +21,9 @@ from analyzer.jit import njit
 
 WIDTH = 5
 LIST = -1
+#: the last event of a traced game stopped by a user strategy's illegal move (``emit_refused``);
+#: the games' own event codes are positive
+REFUSED = -2
 
 
 def new_trace(rows: int) -> np.ndarray:
@@ -49,6 +52,24 @@ def emit_list(trace: np.ndarray, tag: np.int64, values: np.ndarray, n: np.int64)
     """Append ``values[:n]`` as LIST rows tagged ``tag``."""
     for i in range(n):
         emit(trace, LIST, tag, values[i], 0, 0)
+
+
+@njit(cache=True)
+def emit_refused(trace: np.ndarray, seat: np.int64, move: np.int64, legal: np.ndarray, n: np.int64) -> None:
+    """End the trace of a game stopped by an illegal move: ``[REFUSED, seat, move, 0, 0]``
+    and the legal moves ``legal[:n]`` (tag 0), as the engine made them, so that the error can
+    name them (``refused_legal``)."""
+    emit(trace, REFUSED, seat, move, 0, 0)
+    emit_list(trace, 0, legal, n)
+
+
+def refused_legal(rows: np.ndarray) -> list[int] | None:
+    """The legal moves of the decision at which a traced game stopped on an illegal move
+    (its trace rows ending with ``emit_refused``), or None if it did not stop so."""
+    events = split_lists(rows) if len(rows) else []
+    if not events or events[-1][0][0] != REFUSED:
+        return None
+    return list(events[-1][1].get(0, []))
 
 
 #: the lists of an event that has none (shared, read-only)

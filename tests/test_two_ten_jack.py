@@ -590,8 +590,8 @@ def test_user_strategy(tmp_path):
     seat = f"{path}:first"
     # one set-up, so the user kernels compile once; the same bound kernel plays both rule sets
     s = api.setup(GAME, seats=[seat, "random"], rules={"target": 1})
-    played = [records.record_game(s.spec, s.run_traced, s.rules, 1, i, s.params, s.strat, s.labels,
-                                  s.describe_error) for i in range(20)]
+    played = [records.record_game(s.spec, s.run_traced, s.rules, 1, i, s.params, s.strat, s.labels)
+              for i in range(20)]
     check_records(played)
     for events in played:
         for ev in events:
@@ -600,8 +600,7 @@ def test_user_strategy(tmp_path):
     # from round 2 on (target 31) it returns 77, not a move: a one-line error naming it
     rules31 = SPEC.resolve_rules({})
     with pytest.raises(StrategyError, match=r"mine.py:first \(seat 0\) returned an illegal move '<move code 77>'"):
-        records.record_game(s.spec, s.run_traced, rules31, 1, 0, SPEC.params(rules31), s.strat, s.labels,
-                            s.describe_error)
+        records.record_game(s.spec, s.run_traced, rules31, 1, 0, SPEC.params(rules31), s.strat, s.labels)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""User strategies for the tests: one good, one illegal, one that does not compile."""
+"""User strategies for the tests: good ones, illegal ones, one that does not compile."""
 
 from numba import njit
 
@@ -24,3 +24,9 @@ def broken(view, legal, n, rng):
 
 def not_jitted(view, legal, n, rng):
     return legal[0]
+
+
+@njit
+def first_legal_then_illegal(view, legal, n, rng):
+    # as first_legal until the seat has a choice, then a move that is never legal
+    return legal[0] if n == 1 else -7

@@ -610,6 +610,8 @@ def play_hand(strat, users, tier, nhands, h0, h1, dead, first, leader, trick, le
                                              taken0, taken1, ntr0, view, codes, play_rng, err, r0, r1, r2, r3)
             if card < 0:
                 err[0] = 26 * (nhands - 1) + 2 * trick + (1 if led < 0 else 2)
+                if tracing:  # the error names the legal moves (records.illegal_move_message)
+                    tr.emit_refused(trace, seat, err[2], codes, mask_to_codes(legal, codes))
                 return False, taken0, taken1, ntr0, r0, r1, r2, r3
         if tracing:
             trace_decide(trace, seat, card, legal, codes)

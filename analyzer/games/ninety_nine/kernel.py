@@ -720,6 +720,8 @@ def play_turns(params, strat, users, tier, ws, search, err, trace, tracing, forc
         # with ``move`` before this check
         if strat[ix(seat), 0] < 0 and not is_in(move, legal, n):
             err[0], err[1], err[2] = sc[S_DECISIONS], seat, move
+            if tracing:  # the error names the legal moves (records.illegal_move_message)
+                tr.emit_refused(trace, seat, move, legal, n)
             return -1
         if tracing:
             tr.emit(trace, EV_DECIDE, seat, move, hands[seat, slot_of_rank(hands, seat, MOVE_RANK[move])], 0)

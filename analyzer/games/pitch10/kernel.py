@@ -1633,6 +1633,8 @@ def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, f
         # the list made again here: the one the strategy saw may have been written to
         if sid < 0 and not is_in(move, legal, decision(ws, True)[2]):
             err[0], err[1], err[2] = sc[S_DECISIONS], seat, move
+            if tracing:  # the error names the legal moves (records.illegal_move_message)
+                tr.emit_refused(trace, seat, move, legal, decision(ws, True)[2])
             store_words(ws.play_rng, words)
             return -1
         if tracing:

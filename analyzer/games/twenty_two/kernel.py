@@ -1136,6 +1136,8 @@ def play_turns(params, strat, users, tier, ws, samp, roll, search, err, trace, t
             err[0] = sc[S_DECISIONS]
             err[1] = p
             err[2] = move
+            if tracing:  # the error names the legal moves (records.illegal_move_message)
+                tr.emit_refused(trace, p, move, legal, n)
             return -1
         if tracing:
             tr.emit(trace, EV_DECIDE, p, kind, move, 0)

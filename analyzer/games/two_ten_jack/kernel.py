@@ -1161,6 +1161,8 @@ def play_turns(params, strat, users, tier, ws, mcws, out, err, trace, tracing, f
             err[0] = decisions
             err[1] = seat
             err[2] = move
+            if tracing:  # the error names the legal moves (records.illegal_move_message)
+                tr.emit_refused(trace, seat, move, legal, mask_list(mask, legal))
             return -1
         if tracing:
             emit_decide(trace, seat, move, mask, legal)
