@@ -24,6 +24,7 @@ import functools
 import hashlib
 import os
 import json
+import logging
 import math
 import pickle
 import time
@@ -123,8 +124,17 @@ class Run:
         (one folder per content: every worker of a machine shares it) and its texts pointing there."""
         if not self.sources:
             return self
-        from analyzer.jit import sources_folder
         from analyzer.strategies import with_user_path
+
+        where = self.land_sources()
+        move = lambda t: with_user_path(t, where)  # noqa: E731
+        return replace(self, sources={}, seats={k: move(v) for k, v in self.seats.items()},
+                       strategies=[move(t) for t in self.strategies], rollout=move(self.rollout),
+                       targets=[(where.get(p, p), i) for p, i in self.targets])
+
+    def land_sources(self) -> dict[str, str]:
+        """Write the travelling files under the cache (if not there yet); {path given: path here}."""
+        from analyzer.jit import sources_folder
 
         where: dict[str, str] = {}
         for path, text in self.sources.items():
@@ -136,10 +146,7 @@ class Run:
                 partial.write_text(text, encoding="utf-8")
                 os.replace(partial, target)
             where[path] = str(target)
-        move = lambda t: with_user_path(t, where)  # noqa: E731
-        return replace(self, sources={}, seats={k: move(v) for k, v in self.seats.items()},
-                       strategies=[move(t) for t in self.strategies], rollout=move(self.rollout),
-                       targets=[(where.get(p, p), i) for p, i in self.targets])
+        return where
 
 
 # ---- job files --------------------------------------------------------------------------
@@ -391,6 +398,28 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
     return t.state()
 
 
+@dataclass(frozen=True)
+class ChunkFailure:
+    """A chunk stopped on a Dask worker by a fault of the job (a user strategy's, the
+    input's): returned rather than raised, since Dask would play a failed task again
+    (``retries`` are for workers that die) and log its traceback on the worker."""
+
+    error: type
+    message: str
+
+
+def play_chunk_remote(run: Run, start: int, count: int) -> Any:
+    """``play_chunk`` on a Dask worker; a fault of the job comes back as a ChunkFailure,
+    naming the user's strategy files by the paths the job gave, not where they landed."""
+    try:
+        return play_chunk(run, start, count)
+    except (AnalyzerError, StrategyError) as exc:
+        message = str(exc)
+        for given, landed in (run.land_sources() if run.sources else {}).items():
+            message = message.replace(landed, given)
+        return ChunkFailure(type(exc), message)
+
+
 def _review_chunk(run: Run, start: int, count: int, threads: int) -> Any:
     """Review recorded games ``start .. start + count - 1`` of the run: their decisions' rows
     (review.review's table) with the record file and game index in front."""
@@ -624,20 +653,26 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise AnalyzerError(f"cannot reach the Dask scheduler {scheduler!r}: {first}"[:300]) from None
     else:
+        # silence_logs: the workers' warnings (a task cancelled when a run fails) are not the
+        # user's; the job's own faults come back as ChunkFailure, its errors in one line
         cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None)
+                               dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(cluster)
     try:
         client.run(warm_worker, games)
         futures = {}
         travelling = {id(run): run.travelling() for run, _, _ in todo}  # user strategies' files go along
         for run, start, count in todo:
-            future = client.submit(play_chunk, travelling[id(run)], start, count, key=f"{run.key}-{start}",
-                                   retries=3, pure=False)
+            future = client.submit(play_chunk_remote, travelling[id(run)], start, count,
+                                   key=f"{run.key}-{start}", retries=3, pure=False)
             futures[future] = (run, start, count)
         for future in as_completed(futures):
             run, start, count = futures[future]
-            store.save(run, start, count, future.result())
+            result = future.result()
+            if isinstance(result, ChunkFailure):
+                client.cancel(list(futures))
+                raise result.error(result.message)
+            store.save(run, start, count, result)
             done[0] += 1
             display.advance(run)
     finally:

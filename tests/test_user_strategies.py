@@ -332,6 +332,19 @@ def test_mc_with_a_user_base_plays_the_games_of_its_built_in_twin():
     assert not _unlabelled(other.tables["seats"]).equals(_unlabelled(builtin.tables["seats"]))
 
 
+def test_an_illegal_move_on_dask_is_one_error_naming_the_file_as_given(tmp_path, capfd):
+    """On a Dask worker the file lives under the cache; the error names it as the job did,
+    comes back once (not retried, no worker traceback), and nothing is written."""
+    job = _job(tmp_path, ["heuristic", "random"], {0: f"{USER}:never_legal"}, games=400, chunk=200)
+    with pytest.raises(StrategyError) as failed:
+        batch.run_job(job, tmp_path / "out", local_cluster=2)
+    message = str(failed.value)
+    assert message.startswith(f"strategy {USER}:never_legal (seat 0) returned an illegal move '<move code -7>'")
+    assert "; legal: " in message
+    assert "Compute Failed" not in capfd.readouterr().err
+    assert not (tmp_path / "out" / "summary.csv").exists()
+
+
 def test_compare_and_evaluate_with_a_user_base():
     user = api.compare("ninety-nine", [MC_USER, "heuristic"], games=300, seed=6, workers=2)
     builtin = api.compare("ninety-nine", [MC_RANDOM, "heuristic"], games=300, seed=6, workers=2)
