@@ -155,11 +155,13 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
     evaluate, batch chunks): their failures as one-line StrategyErrors."""
     from numba.core.errors import NumbaError
 
-    from analyzer.engine import ILLEGAL_MARK
+    from analyzer.engine import ILLEGAL_MARK, NotAMove
 
     names = ", ".join(dict.fromkeys(labels))
     try:
         return _traced(call)
+    except NotAMove as exc:
+        raise StrategyError(f"user strategy {names} {exc}") from None
     except NumbaError as exc:
         raise StrategyError(f"user strategy {names} failed to compile: {condense_numba_error(exc)}") from None
     except (SystemError, IndexError, ValueError, ZeroDivisionError, AssertionError, TypeError,
@@ -200,6 +202,8 @@ def condense_numba_error(exc: BaseException) -> str:
              "Rewrite", "[1]", "[2]", "Known", "Of which", "For more", "See ", "Please", "<")
     for raw in str(exc).splitlines():
         line = re.sub(r"\x1b\[[0-9;]*m", "", raw).strip()
+        if line.startswith("No conversion from none to"):  # its return value typed as None
+            return "it returns no move: no path reaches a return of one of legal[:n]"
         if line and not line.startswith(noise):
             return line[:200]
     return type(exc).__name__

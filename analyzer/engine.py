@@ -34,6 +34,11 @@ from analyzer.slots import SLOTS, USER_SIGNATURE, empty_slot  # noqa: F401  (the
 #: kernels, and ``mc``'s rollouts with a user base); api.user_guard reads it
 ILLEGAL_MARK = "analyzer: user strategy returned an illegal move"
 
+
+class NotAMove(TypeError):
+    """A user strategy whose compiled return type is not an integer move (a float, a bool, or
+    no move on some path): said as it is, not as an exception the strategy raised."""
+
 def _python(fn: Callable) -> Callable:
     """The Python function of an ``@njit`` dispatcher (under ``--debug`` njit returns it as is)."""
     return getattr(fn, "py_func", fn)
@@ -148,8 +153,12 @@ def _slot(strategy, check_legal: bool, nrt: bool) -> Callable:
         raise TypeError("receives a reference-counted value: compile with reference counting")
     # the slot's signature would cast any number to a move: a float (or a bool) returned is a fault
     for signature in getattr(namespace["f"], "nopython_signatures", []):
-        if not isinstance(signature.return_type, numba.types.Integer):
-            raise TypeError(f"it returns {signature.return_type}, not an integer move")
+        returned = signature.return_type
+        if isinstance(returned, numba.types.Optional):
+            raise NotAMove(f"returns no move on some path ({returned}): every path must return one of "
+                           "legal[:n]")
+        if not isinstance(returned, numba.types.Integer):
+            raise NotAMove(f"returns {returned}, not an integer move")
     return slot
 
 

@@ -262,7 +262,7 @@ HOSTILE_GAMES = ["hearts2", "pitch10", "ninety-nine", "two-ten-jack", "twenty-tw
 HOSTILE_CASES = ([(game, "smuggle", "illegal move") for game in HOSTILE_GAMES]
                  + [(game, name, expect) for game in ("hearts2", "ninety-nine")
                     for name, expect in [("out_of_bounds", "IndexError"), ("out_of_bounds_in_helper", "IndexError"),
-                                         ("raises", "raised"), ("returns_float", "")]])
+                                         ("raises", "raised"), ("returns_float", "returns float64, not an integer move")]])
 
 
 @pytest.mark.parametrize("game,name,expect", HOSTILE_CASES)

@@ -258,6 +258,18 @@ def test_compare_with_a_bad_strategy_reference(cli, tmp_path, strategy, message)
     assert code == 3 and message in _one_line(err) and not csv.exists()
 
 
+@pytest.mark.parametrize("name, message", [
+    ("no_move_without_a_choice", "no_move_without_a_choice returns no move on some path (OptionalType(int64))"),
+    ("never_a_move", "never_a_move failed to compile: it returns no move: no path reaches a return"),
+])
+def test_a_strategy_that_does_not_always_return_a_move(cli, tmp_path, name, message):
+    """What numba says of it (a return type of Optional or None) in the strategy's terms."""
+    csv = tmp_path / "t.csv"
+    code, out, err = cli("compare", "ninety-nine", f"{DATA / 'strategies.py'}:{name}", "heuristic",
+                         "--games", "100", "--csv", csv)
+    assert code == 3 and message in _one_line(err) and not csv.exists()
+
+
 def test_compare_with_a_syntax_error(cli, tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from numba import njit\n@njit\ndef f(view, legal, n, rng)\n    return legal[0]\n")

@@ -30,3 +30,15 @@ def not_jitted(view, legal, n, rng):
 def first_legal_then_illegal(view, legal, n, rng):
     # as first_legal until the seat has a choice, then a move that is never legal
     return legal[0] if n == 1 else -7
+
+
+@njit
+def no_move_without_a_choice(view, legal, n, rng):
+    # no return when n == 1: numba types the result Optional
+    if n > 1:
+        return legal[0]
+
+
+@njit
+def never_a_move(view, legal, n, rng):
+    raise ValueError("always")
