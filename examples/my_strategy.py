@@ -3,39 +3,35 @@
 Run it with:
 
     analyzer simulate ninety-nine --games 20000 --seat 1=examples/my_strategy.py:cautious
+    analyzer compare ninety-nine heuristic examples/my_strategy.py:cautious --games 20000
 
-A Ninety-Nine strategy is an ``@njit`` function ``(view, legal, n, rng) -> move``:
+A strategy is an ``@njit`` function ``(view, legal, n, rng) -> move``:
 
-- ``view``  int64 array: what the seat can see. Indices (also in docs/ninety-nine.md):
-  0 seat, 1 players, 2 dealer, 3 pile total, 4 direction (1 / -1), 5 cards left in the
-  stock, 6..8 the ranks held (0..12 = 2..A), 9..21 how many of each rank lie on the pile,
-  22..31 chips per seat, 32..41 1 if the seat is still in the game.
-- ``legal`` int64 array: the legal move codes, in ``legal[:n]``. Codes:
-  0 "2", 1 "3", 2 "4", 3 "5", 4 "6", 5 "7", 6 "8", 7 "9", 8 "T+10", 9 "T-10",
-  10 "J", 11 "Q", 12 "K", 13 "A+1", 14 "A+11".
+- ``view``  int64 array: what the seat can see. Its fields have names in
+  ``analyzer.games.ninety_nine.view`` (``TOTAL``: the pile total, ``HAND``: the ranks held,
+  ...; docs/ninety-nine.md, "Writing a strategy").
+- ``legal`` int64 array: the legal move codes, in ``legal[:n]`` (``MOVE_KING``, ``MOVE_NINE``,
+  ...; ``move_name(code)`` names one, e.g. "A+11").
 - ``rng``   uint64[4] random state of this game (use ``analyzer.rng.randbelow(rng, k)``
   for reproducible coin flips).
 
 Return one of ``legal[:n]``. Anything else stops the run with an error naming the
-strategy, the game and the decision.
+strategy, the game, the decision and its legal moves.
 """
 
 from numba import njit
 
-TOTAL = 3
-# how much each move code adds to the total (K is special: it sets 99)
-DELTA = (2, 3, 0, 5, 6, 7, 8, 0, 10, -10, 10, 10, 0, 1, 11)
-KING = 12
+from analyzer.games.ninety_nine.view import TOTAL, total_after
 
 
 @njit
 def cautious(view, legal, n, rng):
-    """Play the move that leaves the lowest total; K only as a last resort."""
+    """Play the move that leaves the lowest total; K (which sets it to 99) only as a last resort."""
     best = legal[0]
     best_total = 1000
     for i in range(n):
         move = legal[i]
-        total = 99 if move == KING else view[TOTAL] + DELTA[move]
+        total = total_after(view[TOTAL], move)  # the rules' own arithmetic
         if total < best_total:
             best, best_total = move, total
     return best
