@@ -186,6 +186,8 @@ def _traced(call: Callable[[], Any]) -> Any:
 
     try:
         return call()
+    except (AnalyzerError, StrategyError):
+        raise  # the engine's own findings (an illegal move): the one line says it all
     except Exception:
         if DEBUG:
             import traceback

@@ -101,3 +101,13 @@ def test_debug_shows_prints_and_the_traceback_into_the_strategy(tmp_path):
     assert boom.returncode == 3
     assert "Traceback" in boom.stderr and f'File "{path}", line 12, in boom' in boom.stderr, boom.stderr
     assert boom.stderr.strip().splitlines()[-1].startswith("error: user strategy ")
+
+
+def test_debug_reports_an_illegal_move_in_one_line_without_a_traceback(tmp_path):
+    """The engine's own finding, not a failure in the user's code: no traceback to show."""
+    path = tmp_path / "wrong.py"
+    path.write_text("from numba import njit\n\n\n@njit\ndef wrong(view, legal, n, rng):\n    return -7\n")
+    done = _run("--debug", "simulate", "ninety-nine", "--games", "1", "--seed", "2", "--seat", f"0={path}:wrong")
+    assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().startswith(f"error: strategy {path}:wrong (seat 0) returned an illegal move")
+    assert "; legal: " in done.stderr
