@@ -35,6 +35,14 @@ analyzer compare ninety-nine heuristic random --until-significant
 SEAT_HELP = ("K=STRATEGY for seat K (repeatable): a built-in name, or path/to/file.py:function[:key=value]. "
              "Seats not named play heuristic.")
 RULE_HELP = "NAME=VALUE rule option (repeatable), e.g. out_at_zero_chips=true. See `analyzer games`."
+TIMEOUT_HELP = "Stop with an error when a chunk of games takes longer than T seconds (a strategy stuck in a loop)."
+
+
+def _check_timeout(timeout: float | None) -> None:
+    if timeout is not None and not timeout > 0:
+        from analyzer.errors import AnalyzerError
+
+        raise AnalyzerError(f"--timeout must be a positive number of seconds, not {timeout}")
 
 
 def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
@@ -181,7 +189,7 @@ def simulate(
     out: Optional[str] = typer.Option(None, "--out", help="Write one row per game to FILE.parquet or FILE.csv.", metavar="FILE"),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON.", metavar=""),
     plot: Optional[str] = typer.Option(None, "--plot", help="Save win rates with 95% intervals to FILE.png.", metavar="FILE"),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a chunk of games takes longer than T seconds (a strategy stuck in a loop).", metavar="T"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help=TIMEOUT_HELP, metavar="T"),
 ) -> None:
     """Play many games and summarize them per seat, with 95% intervals (`analyzer --wide simulate ...`
     shows every column).
@@ -201,10 +209,7 @@ def simulate(
         from analyzer.io import check_writable
 
         check_writable(plot, (".png",))
-    if timeout is not None and not timeout > 0:
-        from analyzer.errors import AnalyzerError
-
-        raise AnalyzerError(f"--timeout must be a positive number of seconds, not {timeout}")
+    _check_timeout(timeout)
     _announce_compile(game)
     summary = api.simulate(game, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
                            rules=_parse_rules(rule), workers=workers, out=out,
@@ -298,6 +303,7 @@ def compare(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
     csv: Optional[str] = typer.Option(None, "--csv", help="Write the main table to FILE.csv.", metavar="FILE"),
     plot: Optional[str] = typer.Option(None, "--plot", help="Save a figure to FILE.png (error bars; heat map for 3+).", metavar="FILE"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help=TIMEOUT_HELP, metavar="T"),
 ) -> None:
     """Which strategy is better, by how much, and how sure are we? (duplicate deals)
 
@@ -325,6 +331,7 @@ def compare(
         check_writable(csv, (".csv",))
     if plot:
         check_writable(plot, (".png",))
+    _check_timeout(timeout)
     items = _rule_items(rule)
     grid = api.rule_grid(items)
     progress = sys.stderr.isatty() and not as_json
@@ -333,14 +340,15 @@ def compare(
         if strategy:
             raise AnalyzerError("give either strategies to compare or a rule grid (use --seat for the strategies of a variant study)")
         result = api.variants(game, grid, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
-                              workers=workers, progress=progress)
+                              workers=workers, progress=progress, timeout=timeout)
         main_table = result.tables["variants"]
     else:
         if seat:
             raise AnalyzerError("--seat is for variant studies; name the strategies to compare as arguments")
         result = api.compare(game, list(strategy or []), games=n_games, seed=seed, players=players,
                              rules=grid[0], workers=workers, until_significant=until_significant,
-                             alpha=alpha, progress=progress, first_look=first_look, each_pair=each_pair)
+                             alpha=alpha, progress=progress, first_look=first_look, each_pair=each_pair,
+                             timeout=timeout)
         main_table = result.tables["pairs"]
     if csv:
         from analyzer.io import write_text

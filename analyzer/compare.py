@@ -279,10 +279,12 @@ class Tournament:
 def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0, players: int | None = None,
             rules: dict[str, Any] | None = None, workers: int | None = None, until_significant: bool = False,
             alpha: float = 0.05, progress: bool = False, first_look: int = FIRST_LOOK,
-            each_pair: bool = False) -> Comparison:
+            each_pair: bool = False, timeout: float | None = None) -> Comparison:
     """Compare strategies on duplicate deals (two: a paired test; more: a round robin).
     ``until_significant``: sequential looks from ``first_look`` deals on, doubling; with
-    ``each_pair`` each pairing of a round robin stops on its own (module docstring)."""
+    ``each_pair`` each pairing of a round robin stops on its own (module docstring).
+    ``timeout``: a chunk taking longer (seconds) stops the run with an error (a strategy
+    stuck in a loop)."""
     if games < 1:
         raise AnalyzerError(f"--games must be a positive integer, not {games}")
     if not 0 < alpha < 1:
@@ -313,7 +315,7 @@ def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0
 
     done, elapsed, interrupted = t.guard(lambda: run_arms(
         t.arms, seed, games, on_chunk, workers=workers, progress=progress, label=f"compare {game}",
-        boundaries=looks if until_significant else None))
+        boundaries=looks if until_significant else None, timeout=timeout))
     return Comparison(t.base.spec.name, t.base.rules, seed, t.labels, done, elapsed, interrupted,
                       state["stopped"], alpha, t.tables(level))
 
@@ -409,8 +411,9 @@ def rule_grid(items: list[tuple[str, str]]) -> list[dict[str, str]]:
 
 def variants(game: str, grid: list[dict[str, Any]], games: int = 10_000, seed: int = 0,
              players: int | None = None, seats: dict[int, str] | list[str] | None = None,
-             workers: int | None = None, progress: bool = False) -> VariantStudy:
-    """Play the same strategies on the same streams under each rule variant of ``grid``."""
+             workers: int | None = None, progress: bool = False, timeout: float | None = None) -> VariantStudy:
+    """Play the same strategies on the same streams under each rule variant of ``grid``
+    (``timeout``: a chunk taking longer, seconds, stops the study with an error)."""
     if len(grid) < 2:
         raise AnalyzerError("a variant study needs at least two variants (repeat --rule NAME=VALUE)")
     if games < 1:
@@ -438,9 +441,11 @@ def variants(game: str, grid: list[dict[str, Any]], games: int = 10_000, seed: i
                 scores[v][s].add(out[:, 3 + s].astype(np.float64))
         return False
 
-    arms = [Arm(s.run_chunk, s.params, s.strat, len(s.spec.columns(s.rules))) for s in setups]
+    arms = [Arm(s.run_chunk, s.params, s.strat, len(s.spec.columns(s.rules)), describe=s.describe_error)
+            for s in setups]
     done, elapsed, interrupted = api._user_compile_guard(first, lambda: run_arms(
-        arms, seed, games, on_chunk, workers=workers, progress=progress, label=f"variants {game}"))
+        arms, seed, games, on_chunk, workers=workers, progress=progress, label=f"variants {game}",
+        timeout=timeout))
     rows = []
     for v, rules in enumerate(grid):
         row: dict[str, Any] = {"variant": ", ".join(f"{k}={val}" for k, val in rules.items())}

@@ -282,6 +282,19 @@ def test_a_strategy_module_that_exits_is_one_line(tmp_path):
     assert result.returncode == 3 and "sys.exit" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("command", [
+    ["compare", "hearts2", f"{HOSTILE}:loops", "heuristic", "--games", "20"],
+    ["compare", "hearts2", "--rule", "target=50", "--rule", "target=100", "--seat", f"0={HOSTILE}:loops",
+     "--games", "20"],
+])
+def test_compare_and_a_variant_study_stop_a_strategy_stuck_in_a_loop_at_timeout(command, tmp_path):
+    result = run(*command, "--timeout", "1.5", "--csv", "t.csv", cwd=tmp_path)
+    lines = _error_lines(result.stderr)
+    assert result.returncode == 3 and lines == ["error: a chunk took longer than --timeout 1.5 s: a strategy may be "
+                                                "stuck in a loop"], result.stderr
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
     args = [*ANALYZER, "simulate", "hearts2", "--games", "20", "--seat", f"0={HOSTILE}:loops"]
     # the timeout first: it compiles the strategy (then cached) and says how long a run takes
