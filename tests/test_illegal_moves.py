@@ -76,3 +76,12 @@ def test_the_message_names_twelve_moves_at_most():
     assert text == ("strategy b (seat 1) returned an illegal move 'm99' in game 4, decision 3; "
                     "legal: m0 m1 m2 m3 m4 m5 m6 m7 m8 m9 m10 m11 and 8 more")
     assert records.illegal_move_message(Spec(), ["a", "b"], 4, err, None).endswith("decision 3")
+
+
+def test_a_variant_study_names_the_legal_moves_too():
+    game = "two-ten-jack"
+    _, legal = first_choice(game)
+    # the first variant is the game's default rules: its game 0 is the game above
+    with pytest.raises(StrategyError) as failed:
+        api.variants(game, [{}, {"target": 21}], games=1, seed=SEED, seats={0: BAD}, workers=1)
+    assert parse(str(failed.value))[1] == legal
