@@ -171,10 +171,15 @@ def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine
     if as_json:
         typer.echo(json.dumps(frame.to_dict(orient="records"), indent=2))
         return
+    from analyzer import games as registry
+
+    game = registry.get(game).name  # as the docs name it ("Pitch10" is pitch10)
     typer.echo(f"Strategies for {game}:")
     for _, row in frame.iterrows():
         params = f" (parameters: {row['parameters']})" if row["parameters"] else ""
         _say(f"{row['strategy']}: {row['description']}{params}")
+    _say(f"your own: path/to/file.py:function, an @njit function (view, legal, n, rng) -> move "
+         f"(docs/strategies.md; the view's fields in docs/{game}.md)")
 
 
 @app.command()

@@ -233,8 +233,11 @@ def test_help_lists_commands(cli):
 def test_games_and_strategies(cli):
     code, out, _ = cli("games")
     assert code == 0 and "ninety-nine" in out and "out_at_zero_chips" in out
-    code, out, _ = cli("strategies", "ninety-nine")
+    code, out, _ = cli("strategies", "Ninety-Nine")
     assert code == 0 and "heuristic" in out and "random" in out
+    # and where to read how to write one's own, a file that exists
+    assert "path/to/file.py:function" in out and "docs/strategies.md" in out
+    assert (Path(__file__).parent.parent / "docs" / "ninety-nine.md").exists() and "docs/ninety-nine.md" in out
 
 
 def test_simulate_json_out_and_plot(cli, tmp_path):
