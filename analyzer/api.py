@@ -259,15 +259,16 @@ def simulate(game: str, games: int = 10_000, seed: int = 0, players: int | None 
 
 def play(game: str, seed: int = 0, index: int = 0, games: int = 1, players: int | None = None,
          seats: dict[int, str] | list[str] | None = None,
-         rules: dict[str, Any] | None = None) -> list[list[dict[str, Any]]]:
-    """Records (docs/record.md events) of games ``index .. index + games - 1`` of run ``seed``."""
+         rules: dict[str, Any] | None = None, timeout: float | None = None) -> list[list[dict[str, Any]]]:
+    """Records (docs/record.md events) of games ``index .. index + games - 1`` of run ``seed``
+    (``timeout``: seconds a game may take before the run stops with an error)."""
     seed = check_seed(seed)
     if not 0 <= index <= MAX_INDEX or not 1 <= games <= MAX_INDEX - index:
         raise AnalyzerError(f"--index must be from 0 to {MAX_INDEX} and --games at least 1")
     s = setup(game, players, seats, rules)
     return [
         _user_compile_guard(s, lambda i=i: records.record_game(
-            s.spec, s.run_traced, s.rules, seed, i, s.params, s.strat, s.labels))
+            s.spec, s.run_traced, s.rules, seed, i, s.params, s.strat, s.labels, timeout))
         for i in range(index, index + games)
     ]
 

@@ -264,6 +264,7 @@ def play(
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
     record: Optional[str] = typer.Option(None, "--record", help="Write the records (JSON Lines, docs/record.md) to FILE.", metavar="FILE"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No replay text, only the record file.", metavar=""),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a game takes longer than T seconds (a strategy stuck in a loop).", metavar="T"),
 ) -> None:
     """Replay game(s) readably and write their records.
 
@@ -279,9 +280,10 @@ def play(
         from analyzer.io import check_writable
 
         check_writable(record)
+    _check_timeout(timeout)
     _announce_compile(game, "run_traced")
     played = api.play(game, seed=seed, index=index, games=n_games, players=players,
-                      seats=parse_seat_args(seat), rules=_parse_rules(rule))
+                      seats=parse_seat_args(seat), rules=_parse_rules(rule), timeout=timeout)
     if record:
         from analyzer.io import write_text
 

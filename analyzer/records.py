@@ -17,18 +17,19 @@ NAMED_LEGAL = 12
 
 
 def trace_game(spec: GameSpec, run_traced: Callable, seed: int, index: int, params: np.ndarray,
-               strat: np.ndarray, ncols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               strat: np.ndarray, ncols: int, timeout: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Run one game with the trace on; grows the buffer and replays on overflow.
 
     Replaying is exact because the game draws only from its own (seed, index) streams.
-    Returns (trace rows, out row, err row).
+    Returns (trace rows, out row, err row). ``timeout``: seconds a game may take.
     """
     size = spec.trace_rows
     while True:
         trace = new_trace(size)
         out = np.zeros(ncols, dtype=np.int64)
         err = np.full(4, -1, dtype=np.int64)
-        call_interruptibly(run_traced, np.uint64(seed), np.int64(index), params, strat, out, err, trace)
+        call_interruptibly(run_traced, np.uint64(seed), np.int64(index), params, strat, out, err, trace,
+                           timeout=timeout, what=f"game {index}")
         if not trace[0, 1]:
             return trace[1 : trace[0, 0]], out, err
         size *= 4
@@ -40,8 +41,9 @@ def game_event(spec: GameSpec, rules: dict[str, Any], seed: int, index: int, lab
 
 
 def record_game(spec: GameSpec, run_traced: Callable, rules: dict[str, Any], seed: int, index: int,
-                params: np.ndarray, strat: np.ndarray, labels: list[str]) -> list[dict[str, Any]]:
-    rows, _, err = trace_game(spec, run_traced, seed, index, params, strat, len(spec.columns(rules)))
+                params: np.ndarray, strat: np.ndarray, labels: list[str],
+                timeout: float | None = None) -> list[dict[str, Any]]:
+    rows, _, err = trace_game(spec, run_traced, seed, index, params, strat, len(spec.columns(rules)), timeout)
     if err[0] >= 0:
         raise StrategyError(illegal_move_message(spec, labels, index, err, refused_legal(rows)))
     return [game_event(spec, rules, seed, index, labels), *spec.decode(rows, rules)]

@@ -64,14 +64,15 @@ def _kernel_thread() -> _KernelThread:
     return _KERNEL_THREAD
 
 
-def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
+def call_interruptibly(fn: Callable, *args, timeout: float | None = None, what: str = "a chunk"):
     """``fn(*args)`` on the kernel thread (_KernelThread), waited for here in small steps.
 
     Compiled kernels run without Python's attention, so a Ctrl-C (or SIGTERM) would wait
     for the whole chunk, and for ever behind a user strategy stuck in a loop. Waiting here
     keeps the main thread free to take the signal at once: the interrupt is raised in the
     caller while the abandoned chunk finishes (or spins) on its own; nothing of it is used.
-    ``timeout`` (seconds) raises StrategyError when the call takes longer.
+    ``timeout`` (seconds) raises StrategyError when the call takes longer (``what`` it
+    plays names it in the message).
     """
     import threading
 
@@ -100,7 +101,7 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None):
     try:
         while not done.wait(0.05):
             if timeout is not None and time.perf_counter() - started > timeout:
-                raise StrategyError(f"a chunk took longer than --timeout {timeout:g} s: a strategy may be stuck in a loop")
+                raise StrategyError(f"{what} took longer than --timeout {timeout:g} s: a strategy may be stuck in a loop")
     finally:
         if not done.is_set():  # interrupted or timed out: the call runs on, on its own
             helper.abandoned = True

@@ -817,7 +817,7 @@ def run_chunk(seed, start, params, strat, out, err, nblocks, users, tier):
         run_block(seed, start, params, strat, out, err, b * n // nblocks, (b + 1) * n // nblocks, users, tier)
 
 
-@njit(entry=True, cache=True)
+@njit(entry=True, nogil=True, cache=True)  # nogil: Ctrl-C and --timeout reach a stuck strategy
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               search_workspace(params, strat, tier))

@@ -1761,7 +1761,7 @@ def mc_work(seed, start, params, strat, out, err, work, users, tier):
     work[1] = mcws.work[1]
 
 
-@njit(entry=True, cache=True)
+@njit(entry=True, nogil=True, cache=True)  # nogil: Ctrl-C and --timeout reach a stuck strategy
 def run_traced(seed, index, params, strat, out_row, err_row, trace, users, tier):
     play_game(seed, index, params, strat, users, tier, out_row, err_row, trace, True, workspace(params),
               mc_workspace(params, strat, tier))
