@@ -118,8 +118,8 @@ class Setup:
 
     def describe_error(self, seed: int, index: int, err: np.ndarray) -> str:
         """The one-line error of game ``index`` of run ``seed``, stopped by an illegal move."""
-        return records.illegal_move_describer(self.spec, self.run_traced, self.rules, self.params, self.strat,
-                                              self.labels)(seed, index, err)
+        return records.replayed_illegal_move(self.spec, self.run_traced, self.rules, self.params, self.strat,
+                                             self.labels, seed, index, err)
 
 
 def check_seed(seed: int) -> int:

@@ -26,6 +26,7 @@ true one, whatever the correlation between pairings that share deals).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -230,8 +231,8 @@ class Tournament:
             pair_arms = []
             for seating in arrangements(p, x, y):
                 strat = np.stack([rows[v] for v in seating])
-                describe = records.illegal_move_describer(
-                    spec, run_traced, self.base.rules, self.base.params, strat,
+                describe = functools.partial(
+                    records.replayed_illegal_move, spec, run_traced, self.base.rules, self.base.params, strat,
                     [self.labels[v] for v in seating]) if self.functions else None
                 pair_arms.append(Arm(run_chunk, self.base.params, strat, ncols, seating, describe))
             self.pairs.append(PairStats(x, y, pair_arms))

@@ -39,6 +39,7 @@ class NotAMove(TypeError):
     """A user strategy whose compiled return type is not an integer move (a float, a bool, or
     no move on some path): said as it is, not as an exception the strategy raised."""
 
+
 def _python(fn: Callable) -> Callable:
     """The Python function of an ``@njit`` dispatcher (under ``--debug`` njit returns it as is)."""
     return getattr(fn, "py_func", fn)

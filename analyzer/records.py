@@ -64,15 +64,13 @@ def illegal_move_message(spec: GameSpec, labels: list[str], index: int, err: np.
     return text
 
 
-def illegal_move_describer(spec: GameSpec, run_traced: Callable, rules: dict[str, Any], params: np.ndarray,
-                           strat: np.ndarray, labels: list[str]) -> Callable[[int, int, np.ndarray], str]:
-    """``describe(seed, index, err)``: the illegal-move message of a game of these seats
+def replayed_illegal_move(spec: GameSpec, run_traced: Callable, rules: dict[str, Any], params: np.ndarray,
+                          strat: np.ndarray, labels: list[str], seed: int, index: int, err: np.ndarray) -> str:
+    """The illegal-move message of game ``index`` of run ``seed`` played by these seats
     (``labels``), its legal moves read from the game played again with the trace on (the
     same game: it draws only from its own streams)."""
-    def describe(seed: int, index: int, err: np.ndarray) -> str:
-        rows, _, _ = trace_game(spec, run_traced, seed, index, params, strat, len(spec.columns(rules)))
-        return illegal_move_message(spec, labels, index, err, refused_legal(rows))
-    return describe
+    rows, _, _ = trace_game(spec, run_traced, seed, index, params, strat, len(spec.columns(rules)))
+    return illegal_move_message(spec, labels, index, err, refused_legal(rows))
 
 
 def to_jsonl(games: list[list[dict[str, Any]]]) -> str:

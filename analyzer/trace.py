@@ -66,10 +66,12 @@ def emit_refused(trace: np.ndarray, seat: np.int64, move: np.int64, legal: np.nd
 def refused_legal(rows: np.ndarray) -> list[int] | None:
     """The legal moves of the decision at which a traced game stopped on an illegal move
     (its trace rows ending with ``emit_refused``), or None if it did not stop so."""
-    events = split_lists(rows) if len(rows) else []
-    if not events or events[-1][0][0] != REFUSED:
+    rows = np.asarray(rows)
+    refused = np.flatnonzero(rows[:, 0] == REFUSED)
+    if not refused.size:
         return None
-    return list(events[-1][1].get(0, []))
+    tail = rows[refused[-1] + 1:]
+    return tail[tail[:, 0] == LIST, 2].tolist()
 
 
 #: the lists of an event that has none (shared, read-only)
