@@ -28,11 +28,9 @@ from pathlib import Path
 from typing import Callable
 
 from analyzer.jit import njit, numba
-from analyzer.slots import SLOTS, USER_SIGNATURE, empty_slot  # noqa: F401  (the slots' compiled side)
-
-#: what a slot raises for a move not in ``legal[:n]`` when it checks legality (the evaluation
-#: kernels, and ``mc``'s rollouts with a user base); api.user_guard reads it
-ILLEGAL_MARK = "analyzer: user strategy returned an illegal move"
+# the slots' compiled side; ILLEGAL_MARK: what a slot that checks legality (the evaluation
+# kernels), or a kernel (a search strategy's user base), raises for an illegal move
+from analyzer.slots import ILLEGAL_MARK, SLOTS, USER_SIGNATURE, empty_slot, refuse_move  # noqa: F401
 
 
 class NotAMove(TypeError):
@@ -122,7 +120,9 @@ def _takes_counted_results(dispatchers) -> bool:
 def user_slot(strategy, check_legal: bool) -> Callable:
     """A UserStrategy as a compiled function of ``USER_SIGNATURE``: its parameter values
     bound as literals; with ``check_legal``, a move not in ``legal[:n]`` raises
-    ValueError(ILLEGAL_MARK) (the evaluation kernels do not look at ``err``).
+    ValueError(ILLEGAL_MARK, move, seat, ...) (``slots.refuse_move``: the evaluation kernels do
+    not look at ``err``), the seat read from the view before the call (every game's view
+    starts with the deciding seat), the legal moves as ``legal[:n]`` reads after it.
 
     The user's code is compiled without numba's reference counting when it can be: the
     atomic increments and decrements on the arrays passed at every decision were a quarter
@@ -139,14 +139,16 @@ def _slot(strategy, check_legal: bool, nrt: bool) -> Callable:
     args = "".join(f", {int(v)}" for v in strategy.params)
     lines = ["def slot(view, legal, n, rng):", f"    m = f(view, legal, n, rng{args})"]
     if check_legal:
+        lines[1:1] = ["    seat = view[0]"]
         lines += ["    for i in range(n):", "        if legal[i] == m:", "            return m",
-                  f"    raise ValueError({ILLEGAL_MARK!r})"]
+                  "    refuse_move(m, seat, legal, n)", "    return m"]
     else:
         lines.append("    return m")
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
     copies: dict = {}
-    namespace = {"f": bounds_checked(strategy.function, nrt, copies), "__name__": __name__}
+    namespace = {"f": bounds_checked(strategy.function, nrt, copies), "refuse_move": refuse_move,
+                 "__name__": __name__}
     exec("\n".join(lines), namespace)
     # (numba compiles the functions a caller calls with its ``_nrt``, unless they set their own)
     slot = njit(USER_SIGNATURE, _nrt=nrt)(namespace["slot"])

@@ -10,10 +10,8 @@ import numpy as np
 from analyzer.errors import StrategyError
 from analyzer.games.base import GameSpec
 from analyzer.runner import call_interruptibly
+from analyzer.slots import NAMED_LEGAL  # legal moves an error names (a Twenty-Two discard may have hundreds)
 from analyzer.trace import new_trace, refused_legal
-
-#: legal moves named in an illegal-move error at most (a Twenty-Two discard may have hundreds)
-NAMED_LEGAL = 12
 
 
 def trace_game(spec: GameSpec, run_traced: Callable, seed: int, index: int, params: np.ndarray,
@@ -57,11 +55,17 @@ def illegal_move_message(spec: GameSpec, labels: list[str], index: int, err: np.
     decision, seat, move = int(err[0]), int(err[1]), int(err[2])
     text = (f"strategy {labels[seat]} (seat {seat}) returned an illegal move {spec.move_name(move)!r} "
             f"in game {index}, decision {decision}")
-    if legal:
-        names = " ".join(spec.move_name(code) for code in legal[:NAMED_LEGAL])
-        more = f" and {len(legal) - NAMED_LEGAL} more" if len(legal) > NAMED_LEGAL else ""
-        text += f"; legal: {names}{more}"
-    return text
+    return text + legal_moves_named(spec, legal, len(legal or ()))
+
+
+def legal_moves_named(spec: GameSpec, legal: list[int] | None, n: int) -> str:
+    """``; legal: A B C`` for an error: the names of ``legal`` (codes, the first NAMED_LEGAL
+    of the decision's ``n``), and how many more there are; empty without them."""
+    if not legal:
+        return ""
+    names = " ".join(spec.move_name(code) for code in legal[:NAMED_LEGAL])
+    more = f" and {n - NAMED_LEGAL} more" if n > NAMED_LEGAL else ""
+    return f"; legal: {names}{more}"
 
 
 def replayed_illegal_move(spec: GameSpec, run_traced: Callable, rules: dict[str, Any], params: np.ndarray,

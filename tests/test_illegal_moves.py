@@ -5,6 +5,11 @@ The reference is independent of the error path: the record of the same game play
 ``first_legal``, which plays the same moves as ``first_legal_then_illegal`` up to the seat's
 first real choice (tests/data/strategies.py), where the record's ``decide`` event lists the
 legal moves through the game's ordinary trace and decoder.
+
+Where no record exists (an evaluation's rollouts, a search strategy's user base), the
+reference is what the strategy itself was given: ``first_legal_then_telling`` returns, as its
+illegal move, its first legal move and how many it had, which the error must match; and a
+rollout strategy given to one seat only must be the seat the error names.
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ import pytest
 from analyzer import api, records
 from analyzer import games as registry
 from analyzer.errors import StrategyError
+from test_user_strategies import H2_POSITION, NN_POSITION, P10_POSITION, TT_POSITION, TTJ_POSITION
 
 DATA = Path(__file__).parent / "data"
 GOOD = f"{DATA / 'strategies.py'}:first_legal"
 BAD = f"{DATA / 'strategies.py'}:first_legal_then_illegal"
+TELLING = f"{DATA / 'strategies.py'}:first_legal_then_telling"
 SEED = 5
 MESSAGE = re.compile(r"returned an illegal move '<(?:move|card) code -7>' in game 0, decision (\d+); "
                      r"legal: (.+?)(?: and (\d+) more)?$")
@@ -85,3 +92,43 @@ def test_a_variant_study_names_the_legal_moves_too():
     with pytest.raises(StrategyError) as failed:
         api.variants(game, [{}, {"target": 21}], games=1, seed=SEED, seats={0: BAD}, workers=1)
     assert parse(str(failed.value))[1] == legal
+
+
+#: a position per game for evaluate (tests/test_user_strategies.py's), and a seat other than
+#: the deciding one that decides in its rollouts
+ROLLOUT_POSITIONS = {"ninety-nine": (NN_POSITION, 1), "hearts2": (H2_POSITION, 1), "two-ten-jack": (TTJ_POSITION, 1),
+                     "pitch10": (P10_POSITION, 1), "twenty-two": (TT_POSITION, 0)}
+ROLLOUT_MESSAGE = re.compile(r"returned an illegal move '<(?:move|card) code (\d+)>' as seat (\d+) while a rollout "
+                             r"or a search played (\S+); legal: (.+?)(?: and (\d+) more)?$")
+
+
+def told(game: str, message: str) -> int:
+    """The seat of a rollout's illegal-move line, after checking its legal moves against what
+    ``first_legal_then_telling`` was given (its move: the first legal code, and the number of
+    legal moves above bit 56)."""
+    found = ROLLOUT_MESSAGE.search(message)
+    assert found, message
+    spec = registry.get(game)
+    code = int(found.group(1))
+    first, count = code & ((1 << 56) - 1), code >> 56
+    named, more = found.group(4).split(" "), int(found.group(5) or 0)
+    assert found.group(3) == spec.name
+    assert named[0] == spec.move_name(first) and len(set(named)) == len(named)
+    assert len(named) == min(count, records.NAMED_LEGAL) and len(named) + more == count
+    return int(found.group(2))
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_an_evaluate_rollout_names_the_seat_and_the_legal_moves(game):
+    position, seat = ROLLOUT_POSITIONS[game]
+    with pytest.raises(StrategyError) as failed:
+        api.evaluate(game, position, rollout={seat: TELLING}, samples=40, seed=2, workers=1)
+    assert told(game, str(failed.value)) == seat
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_a_search_strategys_user_base_names_the_legal_moves(game):
+    with pytest.raises(StrategyError) as failed:
+        api.simulate(game, games=2, seed=SEED, seats={0: f"mc:k=2,base={TELLING}"}, workers=1)
+    players = registry.get(game).default_players
+    assert 0 <= told(game, str(failed.value)) < players

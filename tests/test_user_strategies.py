@@ -422,13 +422,6 @@ def test_evaluate_with_mc_rollouts_on_a_user_base_in(game):
     assert not table(LAST).equals(same)
 
 
-@pytest.mark.parametrize("game", list(USER_BASE_GAMES))
-def test_a_user_base_that_plays_illegally_is_one_line_in(cli, game):
-    code, out, err = cli("simulate", game, "--games", "20", "--seat", f"0=mc:k=2,base={USER}:never_legal")
-    line = _one_line(err)
-    assert code == 3 and "illegal move" in line and "never_legal" in line
-
-
 @pytest.mark.parametrize("game", ["hearts2", "two-ten-jack", "pitch10"])
 def test_pimc_breaks_ties_with_a_user_base_in(game):
     """pimc's base breaks its ties, in the true position (and plays two-ten-jack's rounds

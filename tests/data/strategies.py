@@ -42,3 +42,11 @@ def no_move_without_a_choice(view, legal, n, rng):
 @njit
 def never_a_move(view, legal, n, rng):
     raise ValueError("always")
+
+
+@njit
+def first_legal_then_telling(view, legal, n, rng):
+    # as first_legal until the seat has a choice, then a move that is never legal and tells
+    # what the strategy was given: its first legal code (every game's codes are below 2**56)
+    # and, above it, how many legal moves
+    return legal[0] if n == 1 else legal[0] + (n << 56)

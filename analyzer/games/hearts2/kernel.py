@@ -48,7 +48,7 @@ from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.bits import lowest, nth_bit, popcount
 from analyzer.blocks import in_blocks
-from analyzer.engine import ILLEGAL_MARK
+from analyzer.slots import refuse_move
 from analyzer.games.hearts2 import strategies as st
 from analyzer.games.hearts2.codes import (
     BAD_FIRST_CARD,
@@ -204,14 +204,15 @@ def user_base_move(users, sid, seat, hand, legal, led, leader, trick, h0, h1, de
     """The card of a search strategy's user base (slot ``-1 - sid``) for ``seat``: the view
     and legal codes ``user_move`` gives a user seat, the stream r0..r3 handed over in ``rng``
     (scratch). Returns (card, r0..r3). A card outside ``legal`` raises
-    ValueError(ILLEGAL_MARK), which the caller's guard reports in one line: a rollout has no
+    ValueError(ILLEGAL_MARK, ...) (``refuse_move``, the codes listed again: the strategy may
+    write to them), which the caller's guard reports in one line: a rollout has no
     ``err`` row to fill."""
     fill_view(view, seat, hand, led, leader, trick, h0, h1, dead, taken0, taken1, ntr0)
     n = mask_to_codes(legal, codes)
     rng[0], rng[1], rng[2], rng[3] = r0, r1, r2, r3
     card = users[-1 - sid](view, codes, n, rng)
     if card < 0 or card >= 52 or not (legal >> card) & 1:
-        raise ValueError(ILLEGAL_MARK)
+        refuse_move(card, seat, codes, mask_to_codes(legal, codes))
     return card, rng[0], rng[1], rng[2], rng[3]
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.blocks import in_blocks
-from analyzer.engine import ILLEGAL_MARK
+from analyzer.slots import refuse_move
 from analyzer.games.ninety_nine import strategies as st
 from analyzer.games.ninety_nine import view as V
 from analyzer.games.ninety_nine.codes import (
@@ -428,8 +428,9 @@ def choose_base(users, sid, ws, seat, legal, n):
     """The move of ``mc``'s base strategy ``sid`` for ``seat`` on bundle ``ws`` (its legal
     moves ``legal[:n]``, its PLAY stream): a built-in by id, or the user slot ``-1 - sid``.
 
-    A user base's move outside the legal set raises ValueError(ILLEGAL_MARK), which the
-    caller's guard reports in one line: a rollout has no ``err`` row to fill."""
+    A user base's move outside the legal set raises ValueError(ILLEGAL_MARK, ...)
+    (``refuse_move``), which the caller's guard reports in one line: a rollout has no
+    ``err`` row to fill."""
     hands, sc = ws.hands, ws.sc
     if sid == st.HEURISTIC:
         return st.heuristic_move(hands, seat, sc[S_TOTAL], legal, n)
@@ -438,7 +439,7 @@ def choose_base(users, sid, ws, seat, legal, n):
     fill_view(ws.seat_view, seat, sc, hands, ws.pile, ws.chips, ws.active)
     move = users[-1 - sid](ws.seat_view, user_legal(legal, n, ws.user_legal), n, ws.play_rng)
     if not is_in(move, legal, n):
-        raise ValueError(ILLEGAL_MARK)
+        refuse_move(move, seat, legal, n)
     return move
 
 

@@ -44,7 +44,7 @@ from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.bits import lowest, popcount
 from analyzer.blocks import in_blocks
-from analyzer.engine import ILLEGAL_MARK
+from analyzer.slots import refuse_move
 from analyzer.games.pitch10 import strategies as st
 from analyzer.games.pitch10 import view as vw
 from analyzer.games.pitch10.codes import *  # noqa: F403 (EV_*, KIND_*, PH_*, S_*, E_*, moves: codes.py)
@@ -1158,13 +1158,15 @@ def user_base_move(params, users, sid, ws, seat, kind):
     (``mc``'s rollouts, ``pimc``'s decisions outside the play) at the current decision of
     ``ws``: what ``choose_move`` gives a user seat (``decision`` fills ``ws.legal``,
     ``fill_view`` ``ws.user_view``; the bundle's PLAY stream). A move outside the legal list
-    (made again: the strategy may write to ``legal``) raises ValueError(ILLEGAL_MARK), which
-    the caller's guard reports in one line (a rollout has no ``err`` row to fill)."""
+    (made again: the strategy may write to ``legal``) raises ValueError(ILLEGAL_MARK, ...)
+    (``refuse_move``), which the caller's guard reports in one line (a rollout has no ``err``
+    row to fill)."""
     _, _, n = decision(ws, True)
     fill_view(ws, seat, kind, params)
     move = users[-1 - sid](ws.user_view, ws.legal, n, ws.play_rng)
-    if not is_in(move, ws.legal, decision(ws, True)[2]):
-        raise ValueError(ILLEGAL_MARK)
+    n = decision(ws, True)[2]
+    if not is_in(move, ws.legal, n):
+        refuse_move(move, seat, ws.legal, n)
     return move
 
 
@@ -1255,13 +1257,14 @@ def tie_break_user(params, users, sid, ws, legal, seat, tied):
     ``-1 - sid``) in the true position: the view a user seat gets (``fill_view`` of ``ws``),
     the tied cards as its legal ones (codes, low to high, written to ``legal``: scratch, not
     ``ws.legal``, which a trace still lists). A card outside them raises
-    ValueError(ILLEGAL_MARK)."""
+    ValueError(ILLEGAL_MARK, ...) (``refuse_move``)."""
     trump = ws.sc[S_TRUMP]
     n = trump_legal(tied, trump, legal)
     fill_view(ws, seat, KIND_PLAY, params)
     move = users[-1 - sid](ws.user_view, legal, n, ws.play_rng)
-    if not is_in(move, legal, trump_legal(tied, trump, legal)):
-        raise ValueError(ILLEGAL_MARK)
+    n = trump_legal(tied, trump, legal)
+    if not is_in(move, legal, n):
+        refuse_move(move, seat, legal, n)
     return move
 
 

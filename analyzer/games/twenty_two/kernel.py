@@ -33,7 +33,7 @@ from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.bits import popcount
 from analyzer.blocks import in_blocks
-from analyzer.engine import ILLEGAL_MARK
+from analyzer.slots import refuse_move
 from analyzer.games.twenty_two import strategies as st
 from analyzer.games.twenty_two import view as V
 from analyzer.games.twenty_two.codes import (
@@ -820,7 +820,7 @@ def user_rollout_turns(params, users, base, ws, trace):
     rollouts with a user base. Each move as ``play_turns`` asks a user seat for it: the seat's
     view (``fill_seat_view``), a copy of the legal moves (``call_user``), the bundle's PLAY
     stream. A move outside the legal set raises
-    ValueError(ILLEGAL_MARK), which the caller's guard reports in one line (a rollout has no
+    ValueError(ILLEGAL_MARK, ...) (``refuse_move``), which the caller's guard reports in one line (a rollout has no
     ``err`` row to fill). Apart from rollout_turns so that a built-in base's loop stays as
     lean as it was."""
     hpk, legal, scr, sc = ws.hpk, ws.legal, ws.scr, ws.sc
@@ -836,7 +836,7 @@ def user_rollout_turns(params, users, base, ws, trace):
         fill_seat_view(params, ws, p, kind, hpk[p], hs, s, best, stock_left)
         move = call_user(users, base, ws, n)
         if not is_in(move, legal, n):
-            raise ValueError(ILLEGAL_MARK)
+            refuse_move(move, p, legal, n)
         apply_move(params, ws, move, trace, False)
         sc[S_DECISIONS] += 1
 

@@ -70,7 +70,7 @@ from analyzer import ismcts
 from analyzer import trace as tr
 from analyzer.bits import lowest, nth_bit, popcount
 from analyzer.blocks import in_blocks
-from analyzer.engine import ILLEGAL_MARK
+from analyzer.slots import refuse_move
 from analyzer.games.two_ten_jack import strategies as st
 from analyzer.games.two_ten_jack.rules import (
     ACE_SPADES,
@@ -780,7 +780,8 @@ def user_turns(params, users, sid, ws, out, trace):
     """Play the round to its end with the user strategy in slot ``-1 - sid`` for both seats:
     ``mc``'s rollouts with a user base (``mc:base=file.py:f``). Each move as ``play_turns``
     gives a user seat its move (``fill_view``, ``choose_user``, the bundle's PLAY stream);
-    a move outside the legal set raises ValueError(ILLEGAL_MARK), which the caller's guard
+    a move outside the legal set raises ValueError(ILLEGAL_MARK, ...) (``refuse_move``, the
+    legal moves listed again: the strategy may write to its list), which the caller's guard
     reports in one line (a rollout has no ``err`` row to fill). Reads and writes ``ws``."""
     legal, view, play_rng, sc = ws.legal, ws.strategy_view, ws.play_rng, ws.sc
     while sc[S_TRICK] < TRICKS:
@@ -789,7 +790,7 @@ def user_turns(params, users, sid, ws, out, trace):
         fill_view(view, seat, ws, params[P_TARGET], lead)
         move = choose_user(users, sid, mask, play_rng, legal, view)
         if bad_move(move, mask):
-            raise ValueError(ILLEGAL_MARK)
+            refuse_move(move, seat, legal, mask_list(mask, legal))
         sc[S_DECISIONS] += 1
         apply_move(ws, move, out, trace, False)
 
@@ -939,12 +940,12 @@ def pimc_move(params, users, ws, mcws, seat, mask, k, base, tricks):
 def tie_break_user(params, users, sid, ws, seat, tied):
     """``pimc``'s tie among the moves of ``tied`` broken by its user base (slot ``-1 - sid``)
     in the true position: the view a user seat gets, the tied moves as its legal ones. A
-    move outside them raises ValueError(ILLEGAL_MARK)."""
+    move outside them raises ValueError(ILLEGAL_MARK, ...) (``refuse_move``)."""
     view = ws.strategy_view
     fill_view(view, seat, ws, params[P_TARGET], ws.sc[S_LEAD])
     move = choose_user(users, sid, tied, ws.play_rng, ws.legal, view)
     if bad_move(move, tied):
-        raise ValueError(ILLEGAL_MARK)
+        refuse_move(move, seat, ws.legal, mask_list(tied, ws.legal))
     return move
 
 
