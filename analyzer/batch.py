@@ -368,8 +368,9 @@ def _game_heads(file: Path, fail) -> list[Any]:
 
 # ---- chunks (run in workers) --------------------------------------------------------------
 
-def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
-    """Play one chunk of a run (on ``threads`` numba threads); returns its exact, mergeable sums."""
+def play_chunk(run: Run, start: int, count: int, threads: int = 1, timeout: float | None = None) -> Any:
+    """Play one chunk of a run (on ``threads`` numba threads); returns its exact, mergeable sums.
+    ``timeout``: a simulate or compare chunk taking longer raises StrategyError."""
     from analyzer import api
     from analyzer.stats import Accumulator
 
@@ -383,7 +384,7 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
 
         result = api._user_compile_guard(s, lambda: run_games(
             s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=threads, chunk=count,
-            first_index=start, describe_error=s.describe_error))
+            first_index=start, describe_error=s.describe_error, timeout=timeout))
         if result.interrupted or result.games != count:
             raise KeyboardInterrupt  # a partial chunk is never saved as done
         return acc
@@ -392,7 +393,8 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1) -> Any:
 
     t = Tournament(run.game, run.strategies, run.players, run.rules)
     done, _, interrupted = t.guard(lambda: run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False,
-                                                    workers=threads, first_index=start, chunk=count))
+                                                    workers=threads, first_index=start, chunk=count,
+                                                    timeout=timeout))
     if interrupted or done != count:
         raise KeyboardInterrupt  # a partial chunk is never saved as done
     return t.state()
@@ -408,11 +410,11 @@ class ChunkFailure:
     message: str
 
 
-def play_chunk_remote(run: Run, start: int, count: int) -> Any:
+def play_chunk_remote(run: Run, start: int, count: int, timeout: float | None = None) -> Any:
     """``play_chunk`` on a Dask worker; a fault of the job comes back as a ChunkFailure,
     naming the user's strategy files by the paths the job gave, not where they landed."""
     try:
-        return play_chunk(run, start, count)
+        return play_chunk(run, start, count, timeout=timeout)
     except (AnalyzerError, StrategyError) as exc:
         message = str(exc)
         for given, landed in (run.land_sources() if run.sources else {}).items():
@@ -569,8 +571,11 @@ class Checkpoints:
 
 
 def run_job(job: str | Path, out: str | Path, workers: int | None = None, scheduler: str | None = None,
-            local_cluster: int | None = None, progress: bool = False, warn=None) -> JobResult:
-    """Run (or resume) every run of ``job``; results go to ``out``.
+            local_cluster: int | None = None, progress: bool = False, warn=None,
+            timeout: float | None = None) -> JobResult:
+    """Run (or resume) every run of ``job``; results go to ``out``. ``timeout``: a chunk of a
+    simulate or compare run taking longer stops the job with StrategyError (its compiling
+    not counted), keeping the chunks that finished.
 
     Interrupted (Ctrl-C, SIGTERM), it keeps the chunks that finished and raises
     :class:`JobInterrupted`, writing no result files; running it again resumes.
@@ -585,7 +590,7 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
     except OSError as exc:
         raise AnalyzerError(f"cannot create --out {out}: {exc.strerror}") from None
     try:
-        return _run_job(runs, out, workers, scheduler, local_cluster, progress, warn)
+        return _run_job(runs, out, workers, scheduler, local_cluster, progress, warn, timeout)
     except BaseException:
         if created and not any(p.suffix == ".pkl" for p in out.rglob("*")):
             import shutil
@@ -595,7 +600,7 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
 
 
 def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | None, local_cluster: int | None,
-             progress: bool, warn) -> JobResult:
+             progress: bool, warn, timeout: float | None) -> JobResult:
     store = Checkpoints(out, warn)
     with store.locked():
         todo = [(run, start, count) for run in runs for start, count in run.chunks()
@@ -608,7 +613,7 @@ def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | N
             if todo:
                 execute = _dask_execute if (scheduler or local_cluster) else _local_execute
                 execute(todo, store, display, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
-                        games=sorted({r.game for r in runs}), done=done)
+                        games=sorted({r.game for r in runs}), done=done, timeout=timeout)
         except KeyboardInterrupt:
             raise JobInterrupted(total - len(todo) + done[0], total) from None
         finally:
@@ -625,7 +630,8 @@ class JobInterrupted(KeyboardInterrupt):
         self.saved, self.total = saved, total
 
 
-def _local_execute(todo, store: Checkpoints, display, workers: int | None, done: list[int], **_) -> None:
+def _local_execute(todo, store: Checkpoints, display, workers: int | None, done: list[int],
+                   timeout: float | None, **_) -> None:
     """Play the chunks here, one after the other, each on ``workers`` numba threads.
 
     One process holds the compiled kernels once (a second process would hold them again:
@@ -636,13 +642,13 @@ def _local_execute(todo, store: Checkpoints, display, workers: int | None, done:
 
     threads = set_workers(workers)
     for run, start, count in todo:
-        store.save(run, start, count, play_chunk(run, start, count, threads))
+        store.save(run, start, count, play_chunk(run, start, count, threads, timeout))
         done[0] += 1
         display.advance(run)
 
 
 def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, local_cluster: int | None,
-                  games: list[str], done: list[int], **_) -> None:
+                  games: list[str], done: list[int], timeout: float | None, **_) -> None:
     from distributed import Client, LocalCluster, as_completed
 
     cluster = None
@@ -663,7 +669,7 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
         futures = {}
         travelling = {id(run): run.travelling() for run, _, _ in todo}  # user strategies' files go along
         for run, start, count in todo:
-            future = client.submit(play_chunk_remote, travelling[id(run)], start, count,
+            future = client.submit(play_chunk_remote, travelling[id(run)], start, count, timeout,
                                    key=f"{run.key}-{start}", retries=3, pure=False)
             futures[future] = (run, start, count)
         for future in as_completed(futures):

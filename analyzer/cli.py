@@ -39,10 +39,9 @@ TIMEOUT_HELP = "Stop with an error when a chunk of games takes longer than T sec
 
 
 def _check_timeout(timeout: float | None) -> None:
-    if timeout is not None and not timeout > 0:
-        from analyzer.errors import AnalyzerError
+    from analyzer.runner import check_timeout
 
-        raise AnalyzerError(f"--timeout must be a positive number of seconds, not {timeout}")
+    check_timeout(timeout)
 
 
 def _announce_compile(game: str, kernel: str = "run_chunk") -> None:
@@ -384,8 +383,9 @@ def batch(
     job: str = typer.Argument(..., help="Job file (TOML), see examples/jobs/.", metavar="JOB"),
     out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints.", metavar="FILE"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local threads (default: all cores).", metavar="N"),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (jobs with user strategies run locally only).", metavar="TEXT"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (user strategies' files travel with the job).", metavar="TEXT"),
     local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1.", metavar="N"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a chunk of the job takes longer than T seconds (a strategy stuck in a loop).", metavar="T"),
 ) -> None:
     """Run a job file of simulate, compare and review runs: resumable, exact, local or on Dask.
 
@@ -409,9 +409,11 @@ def batch(
         raise AnalyzerError("give either --scheduler or --local-cluster, not both")
     if local_cluster is not None and local_cluster < 1:
         raise AnalyzerError(f"--local-cluster takes a positive number of workers, not {local_cluster}")
+    _check_timeout(timeout)
     try:
         result = api.batch(job, out, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
-                                   progress=sys.stderr.isatty(), warn=lambda text: typer.echo(text, err=True))
+                           progress=sys.stderr.isatty(), warn=lambda text: typer.echo(text, err=True),
+                           timeout=timeout)
     except JobInterrupted as exc:
         raise typer.Exit(_say_interrupted(str(exc))) from None
     resumed = f", {result.chunks_done_before} were already done" if result.chunks_done_before else ""
@@ -464,6 +466,7 @@ def evaluate(
     exact_limit: int = typer.Option(2000, "--exact-limit", help="Enumerate the hidden cards when at most this many deals are consistent (0: always sample).", metavar="N"),
     infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (e.g. bids) into their hidden cards, where the game can.", metavar=""),
     seconds: Optional[float] = typer.Option(None, "--time", help="Stop after T seconds.", metavar="T"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a round of samples (they double in size) takes longer than T seconds (a rollout strategy stuck in a loop).", metavar="T"),
     method: str = typer.Option("rollout", "--method", help="rollout, or solve: the solver also values every option in the same worlds, every card open (hearts2, two-ten-jack, pitch10).", metavar="NAME"),
     solve_samples: int = typer.Option(1000, "--solve-samples", help="With --method solve: sampled worlds to solve, at most (about 1 ms each); enumerated worlds are each solved twice.", metavar="N"),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples.", metavar="N"),
@@ -517,7 +520,8 @@ def evaluate(
                          rules=_parse_rules(rule), rollout=rollout_spec, samples=samples, precision=precision,
                          seconds=seconds, seed=seed, workers=workers, progress=sys.stderr.isatty() and not as_json,
                          confidence=confidence, exact_limit=exact_limit, infer=infer, method=method,
-                         solve_samples=solve_samples, notify=lambda text: typer.echo(text, err=True))
+                         solve_samples=solve_samples, notify=lambda text: typer.echo(text, err=True),
+                         timeout=timeout)
     if csv:
         from analyzer.io import write_text
 

@@ -192,7 +192,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
              seed: int = 0, workers: int | None = None, progress: bool = False,
              confidence: float = 0.95, exact_limit: int = EXACT_LIMIT, infer: bool = True,
              method: str = "rollout", solve_samples: int = SOLVE_SAMPLES,
-             notify: Callable[[str], None] | None = None, keep: list[str] | None = None) -> EvaluationResult:
+             notify: Callable[[str], None] | None = None, keep: list[str] | None = None,
+             timeout: float | None = None) -> EvaluationResult:
     """Evaluate every legal option of a position; returns a ranked table (DataFrame).
 
     ``exact_limit``: enumerate the consistent worlds instead of sampling them when they
@@ -205,10 +206,12 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     ``keep``: moves (record text) evaluated even where the game screens a large set of options
     down (Twenty-Two's discards); at a record's decision the move played there is always kept,
     and ``facts["played"]`` names the option of the table that holds it.
+    ``timeout``: a round of samples (or of solves) taking longer raises StrategyError (a
+    rollout strategy stuck in a loop); its compiling is not counted.
     """
     from analyzer import api
     from analyzer import games as registry
-    from analyzer.runner import Progress, call_interruptibly, set_workers
+    from analyzer.runner import Progress, call_interruptibly, check_timeout, set_workers
     from analyzer.strategies import resolve_seats, strategy_array
 
     spec = registry.get(game)
@@ -218,6 +221,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         raise AnalyzerError(f"--precision must be between 0 and 1, not {precision}")
     if seconds is not None and not seconds > 0:
         raise AnalyzerError(f"--time must be a positive number of seconds, not {seconds}")
+    check_timeout(timeout)
     if not 0.5 < confidence < 1:
         raise AnalyzerError(f"--confidence must be between 0.5 and 1, not {confidence}")
     if exact_limit < 0:
@@ -281,12 +285,14 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     try:
         for size in plan.rounds():
             codes = np.array([ev.options[groups[g][0]] for g in active], dtype=np.int64)
-            out = call_interruptibly(plan.run, seed, done, codes, size, threads)
+            out = call_interruptibly(plan.run, seed, done, codes, size, threads, timeout=timeout,
+                                     what="a round of samples")
             result, weights = out if ev.weighted else (out, None)
             stats.add(active, result, done, weights)
             if solved is not None and solved.samples(0) < plan.solve_target(solve_samples):
                 _solve_round(plan, solved, seed, done, all_codes,
-                             min(size, plan.solve_target(solve_samples) - solved.samples(0)), threads, weights)
+                             min(size, plan.solve_target(solve_samples) - solved.samples(0)), threads, weights,
+                             timeout)
             now = time.perf_counter()
             if looked == 1 and notify is not None:  # the second round: the compile is behind us
                 _estimate(notify, now - round_started, size, plan.budget - done, seconds)
@@ -319,12 +325,12 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
 
 
 def _solve_round(plan: "_Plan", solved: OptionStats, seed: int, start: int, codes: np.ndarray, n: int,
-                 threads: int, weights: np.ndarray | None) -> None:
+                 threads: int, weights: np.ndarray | None, timeout: float | None) -> None:
     """The solver's values of every option in the worlds of samples ``start .. start + n - 1``,
     added to ``solved`` (both columns hold the value: OptionStats pairs two)."""
     from analyzer.runner import call_interruptibly
 
-    values = call_interruptibly(plan.solve, seed, start, codes, n, threads)
+    values = call_interruptibly(plan.solve, seed, start, codes, n, threads, timeout=timeout, what="a round of solves")
     solved.add(list(range(len(codes))), np.stack([values, values], axis=-1), start,
                None if weights is None else weights[:n])
 

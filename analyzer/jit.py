@@ -223,6 +223,33 @@ class _CompileLog(numba.core.event.Listener):
 
 if os.environ.get("ANALYZER_COMPILE_LOG"):
     numba.core.event.register("numba:compile", _CompileLog(os.environ["ANALYZER_COMPILE_LOG"]))
+
+
+class _CompileClock(numba.core.event.Listener):
+    """Whether numba compiles now, and when it last finished: ``--timeout`` counts the time a
+    call plays, not the minute a first run spends compiling the kernels (or a user's
+    function), which would read as a strategy stuck in a loop (runner.call_interruptibly)."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.ended = 0.0
+
+    def on_start(self, event) -> None:
+        self.depth += 1
+
+    def on_end(self, event) -> None:
+        self.depth -= 1
+        self.ended = time.perf_counter()
+
+
+_COMPILE_CLOCK = _CompileClock()
+numba.core.event.register("numba:compile", _COMPILE_CLOCK)
+
+
+def compile_ended() -> float | None:
+    """None while numba compiles (in any thread), else the ``time.perf_counter()`` at which
+    its last compile ended (0.0 before the first)."""
+    return None if _COMPILE_CLOCK.depth > 0 else _COMPILE_CLOCK.ended
 from numba.core import caching as _caching  # noqa: E402
 from numba.core import codegen as _codegen  # noqa: E402
 from numba.core.registry import CPUDispatcher as _CPUDispatcher  # noqa: E402

@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from analyzer.errors import StrategyError
+from analyzer.errors import AnalyzerError, StrategyError
 from analyzer.stats import Accumulator
 
 #: a chunk aims at this many seconds, so progress and Ctrl-C stay responsive
@@ -72,7 +72,7 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None, what: 
     keeps the main thread free to take the signal at once: the interrupt is raised in the
     caller while the abandoned chunk finishes (or spins) on its own; nothing of it is used.
     ``timeout`` (seconds) raises StrategyError when the call takes longer (``what`` it
-    plays names it in the message).
+    plays names it in the message), not counting the time numba spends compiling in it.
     """
     import threading
 
@@ -100,7 +100,7 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None, what: 
     helper.jobs.put(job)
     try:
         while not done.wait(0.05):
-            if timeout is not None and time.perf_counter() - started > timeout:
+            if timeout is not None and _played_for(started) > timeout:
                 raise StrategyError(f"{what} took longer than --timeout {timeout:g} s: a strategy may be stuck in a loop")
     finally:
         if not done.is_set():  # interrupted or timed out: the call runs on, on its own
@@ -110,6 +110,21 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None, what: 
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box.get("value")
+
+
+def check_timeout(timeout: float | None) -> None:
+    """A ``--timeout`` is a positive number of seconds (or None: no limit)."""
+    if timeout is not None and not timeout > 0:
+        raise AnalyzerError(f"--timeout must be a positive number of seconds, not {timeout}")
+
+
+def _played_for(started: float) -> float:
+    """Seconds a kernel call begun at ``started`` has played since numba last compiled (0
+    while it compiles)."""
+    from analyzer.jit import compile_ended
+
+    ended = compile_ended()
+    return 0.0 if ended is None else time.perf_counter() - max(started, ended)
 
 
 #: callbacks run once, just before the next kernel call
@@ -145,8 +160,6 @@ def set_workers(workers: int | None) -> int:
     if workers is None:
         workers = min(available_cores(), limit)
     if not 1 <= workers <= limit:
-        from analyzer.errors import AnalyzerError
-
         raise AnalyzerError(f"--workers must be between 1 and {limit} on this machine, not {workers}")
     numba.set_num_threads(workers)
     return workers

@@ -288,6 +288,8 @@ def test_a_strategy_module_that_exits_is_one_line(tmp_path):
       "--games", "20", "--csv", "t.csv"], "a chunk"),
     # play's kernel releases the GIL as the others do, or the wait never saw the time pass
     (["play", "hearts2", "--seat", f"0={HOSTILE}:loops", "--record", "g.jsonl"], "game 0"),
+    (["evaluate", "ninety-nine", "--hand", "KS 4D 7C", "--total", "52", "--chips", "3,1,2", "--rollout",
+      f"{HOSTILE}:loops", "--csv", "t.csv"], "a round of samples"),
 ])
 def test_compare_variants_and_play_stop_a_strategy_stuck_in_a_loop_at_timeout(command, what, tmp_path):
     result = run(*command, "--timeout", "1.5", cwd=tmp_path, timeout=300)
@@ -295,6 +297,22 @@ def test_compare_variants_and_play_stop_a_strategy_stuck_in_a_loop_at_timeout(co
     assert result.returncode == 3 and lines == [f"error: {what} took longer than --timeout 1.5 s: a strategy may be "
                                                 "stuck in a loop"], result.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_a_batch_job_stops_a_strategy_stuck_in_a_loop_at_timeout_locally_and_on_dask(tmp_path):
+    (tmp_path / "job.toml").write_text(f"""[[run]]
+name = "loop"
+kind = "simulate"
+game = "hearts2"
+games = 40
+chunk = 20
+seats = {{ 0 = "{HOSTILE}:loops" }}
+""")
+    for backend in ([], ["--local-cluster", "2"]):
+        result = run("batch", "job.toml", "--out", "out", "--timeout", "1.5", *backend, cwd=tmp_path, timeout=300)
+        assert result.returncode == 3 and _error_lines(result.stderr) == [
+            "error: a chunk took longer than --timeout 1.5 s: a strategy may be stuck in a loop"], result.stderr
+        assert [p.name for p in tmp_path.iterdir()] == ["job.toml"]
 
 
 def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):

@@ -111,3 +111,30 @@ def test_a_call_abandoned_at_its_timeout_keeps_its_thread_and_the_next_call_gets
     release.set()  # the abandoned call returns: its thread ends
     abandoned.thread.join(5.0)
     assert not abandoned.thread.is_alive()
+
+
+def test_a_timeout_does_not_count_the_compiling():
+    """A first run compiles its kernels (up to a minute) inside the call a --timeout
+    watches: that must not read as a strategy stuck in a loop. A function compiled at its
+    first call, whose compile alone takes longer than the timeout, passes; the same time
+    spent playing does not."""
+    import time
+
+    from analyzer import runner
+    from analyzer.errors import StrategyError
+    from analyzer.jit import njit
+
+    @njit
+    def freshly_compiled(n):
+        total = 0.0
+        for i in range(n):
+            a = np.arange(i + 1) * 1.5
+            total += np.sort(a)[::-1].sum() + np.cumsum(a).max() + np.linalg.norm(a)
+        return total
+
+    timeout = 0.05
+    started = time.perf_counter()
+    assert runner.call_interruptibly(freshly_compiled, 3, timeout=timeout) > 0
+    assert time.perf_counter() - started > 4 * timeout  # the compile alone outlasted the timeout
+    with pytest.raises(StrategyError, match="--timeout"):
+        runner.call_interruptibly(time.sleep, 4 * timeout, timeout=timeout)
