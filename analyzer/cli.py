@@ -32,6 +32,18 @@ analyzer compare ninety-nine heuristic random --until-significant
 """,
 )
 
+
+def _flag_shows_no_type(display_type_rich):
+    """Typer (0.2x) shows a flag's type as ``<bool>`` in the help (its own --help and
+    --install-completion): a flag takes no value, so it shows none, as ours (metavar="")."""
+    def shown(self, ctx):
+        return None if self.is_flag and self.metavar is None else display_type_rich(self, ctx)
+    return shown
+
+
+if hasattr(typer.core.TyperOption, "display_type_rich"):
+    typer.core.TyperOption.display_type_rich = _flag_shows_no_type(typer.core.TyperOption.display_type_rich)
+
 SEAT_HELP = ("K=STRATEGY for seat K (repeatable): a built-in name, or path/to/file.py:function[:key=value]. "
              "Seats not named play heuristic.")
 RULE_HELP = "NAME=VALUE rule option (repeatable), e.g. out_at_zero_chips=true. See `analyzer games`."

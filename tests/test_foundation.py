@@ -228,6 +228,10 @@ def test_mean_interval_matches_numpy():
 def test_help_lists_commands(cli):
     code, out, _ = cli("--help")
     assert code == 0 and "simulate" in out and "play" in out
+    # a flag takes no value: no "<bool>" beside --help or --install-completion (Typer 0.2x)
+    assert "<bool>" not in out
+    code, out, _ = cli("evaluate", "--help")
+    assert code == 0 and "<bool>" not in out and "--no-infer" in out
 
 
 def test_games_and_strategies(cli):
