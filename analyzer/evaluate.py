@@ -40,6 +40,7 @@ Here the samples are spent, and the numbers made to agree with each other:
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -318,8 +319,12 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         stopped = "interrupted"
     finally:
         bar.close()
-    extra: dict[str, pd.DataFrame] = _user_call(
-        spec, user_labels, lambda: spec.extra_tables(resolved, position, strat, samples, seed, threads, **kernel))
+    # the game's extra tables (Pitch's bid table) play rollouts too: on the kernel thread, so that
+    # Ctrl-C and --timeout reach a rollout strategy stuck in a loop there; none after a Ctrl-C
+    extra: dict[str, pd.DataFrame] = {} if stopped == "interrupted" else _user_call(
+        spec, user_labels, lambda: call_interruptibly(
+            functools.partial(spec.extra_tables, resolved, position, strat, samples, seed, threads, **kernel),
+            timeout=timeout, what="the position's extra tables (e.g. the bid table)"))
     return _result(spec.name, position, ev, plan, stats, active, done, started, stopped, extra, solved,
                    played=_played_option(spec, ev, groups, played))
 
