@@ -44,21 +44,16 @@ class Summary(Result):
     totals: dict[str, Any] = field(default_factory=dict)
 
     def verdict(self) -> str:
-        """One line: which seat won most often, and whether it is told apart from the rest."""
+        """One line: which seat (in a game of teams, which team) won most often, and whether it
+        is told apart from the rest. Partners win together: between seats of one team an
+        overlap says nothing."""
+        teams = self.tables.get("teams")
+        if teams is not None and "win_rate" in teams and not teams.empty:
+            return _leader_line(teams, "team", lambda r: f"seats {r['seats']}: {r['strategies']}")
         seats = self.tables.get("seats")
         if seats is None or "win_rate" not in seats or seats.empty:
             return ""
-        ranked = seats.sort_values("win_rate", ascending=False).reset_index(drop=True)
-        top = ranked.iloc[0]
-        line = (f"Seat {top['seat']} ({top['strategy']}) won most often: {top['win_rate']:.3f} of the games "
-                f"[{top['win_rate_lo']:.3f}, {top['win_rate_hi']:.3f}]")
-        close = [r for _, r in ranked.iloc[1:].iterrows() if r["win_rate_hi"] >= top["win_rate_lo"]]
-        if close:
-            names = ", ".join(f"seat {r['seat']}" for r in close[:3]) + (" ..." if len(close) > 3 else "")
-            line += f"; its intervals overlap {names}'s (compare on duplicate deals tells more)"
-        else:
-            line += "; clearly ahead of every other seat"
-        return line + "."
+        return _leader_line(seats, "seat", lambda r: r["strategy"])
 
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
@@ -67,6 +62,22 @@ class Summary(Result):
 
 
 _clean = clean  # the name the modules use
+
+
+def _leader_line(table: pd.DataFrame, unit: str, who: Callable[[pd.Series], str]) -> str:
+    """The verdict of a seats (or teams) table: its leader in win rate, its interval, and
+    the others whose intervals reach it (``unit``: "seat" or "team", its column)."""
+    ranked = table.sort_values("win_rate", ascending=False).reset_index(drop=True)
+    top = ranked.iloc[0]
+    line = (f"{unit.capitalize()} {top[unit]} ({who(top)}) won most often: {top['win_rate']:.3f} of the games "
+            f"[{top['win_rate_lo']:.3f}, {top['win_rate_hi']:.3f}]")
+    close = [r for _, r in ranked.iloc[1:].iterrows() if r["win_rate_hi"] >= top["win_rate_lo"]]
+    if close:
+        names = ", ".join(f"{unit} {r[unit]}" for r in close[:3]) + (" ..." if len(close) > 3 else "")
+        line += f"; its intervals overlap {names}'s (compare on duplicate deals tells more)"
+    else:
+        line += f"; clearly ahead of every other {unit}"
+    return line + "."
 
 
 # ---- listing ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Tables for the terminal: they fit the width (80 columns when piped), numbers to their
-precision, an interval as ``value ±half-width``, text left-aligned, numbers right-aligned.
+precision, an interval as ``value ±half-width`` (``value [lo, hi]`` where it is lopsided),
+text left-aligned, numbers right-aligned.
 
 A table wider than the terminal keeps its first columns and names the others it left out
 (``--wide`` shows every column; ``--json`` and ``--csv`` always carry everything).
@@ -47,9 +48,15 @@ def number(value: Any, decimals: int | None = None) -> str:
     return str(value)
 
 
+#: an interval whose longer side is more than this many times its shorter one is shown as
+#: ``[lo, hi]``: a Wilson interval near 0 or 1 (``1.00 ±0.79`` for 1 of 1 read as reaching 1.79)
+LOPSIDED = 1.5
+
+
 def interval(value: Any, lo: Any, hi: Any) -> str:
-    """``0.647 ±0.015`` (a symmetric display of the 95% interval: its half-width; an interval
-    that is not symmetric, such as Wilson's near 0 or 1, shows its larger side)."""
+    """``0.647 ±0.015`` (the 95% interval's half-width), or ``1.00 [0.21, 1.00]`` for an
+    interval much longer on one side (LOPSIDED), such as Wilson's near 0 or 1: a ``±`` there
+    would reach past what the interval holds, out of [0, 1] for a share."""
     try:
         v, a, b = float(value), float(lo), float(hi)
     except (TypeError, ValueError):
@@ -58,8 +65,11 @@ def interval(value: Any, lo: Any, hi: Any) -> str:
         return "-"
     if a != a or b != b:
         return number(v)
-    half = max(v - a, b - v)
+    below, above = v - a, b - v
+    half = max(below, above)
     d = _decimals(half)
+    if half > LOPSIDED * min(below, above):
+        return f"{v:,.{d}f} [{a:,.{d}f}, {b:,.{d}f}]"
     return f"{v:,.{d}f} ±{half:,.{d}f}"
 
 

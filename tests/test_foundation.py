@@ -336,18 +336,38 @@ def test_every_command_result_is_one_result_type():
     assert list(out).index("verdict") < list(out).index("seats")
 
 
+def test_the_verdict_of_a_game_of_teams_speaks_of_teams():
+    """Partners win together: seat 0 and its partner seat 2 have the same win rate, and the
+    verdict must not call that an overlap; it compares the teams."""
+    from analyzer import api
+
+    summary = api.simulate("pitch10", games=400, seed=3, seats={0: "random", 2: "random"}, workers=1)
+    seats = summary.tables["seats"].set_index("seat")["win_rate"]
+    assert seats[0] == seats[2] and seats[1] == seats[3]
+    line = summary.verdict()
+    assert line.startswith("Team 1 (seats 1,3: heuristic, heuristic) won most often") and "seat " not in line
+    assert line.endswith("clearly ahead of every other team.")
+
+
 def test_terminal_tables_fit_and_keep_integers_whole():
     """analyzer.terminal.render: integers stay integers in an all-numeric frame (a row of
     it would be upcast to floats), intervals show as value ±half, text is left-aligned, and
     columns that do not fit 80 are named instead of cut."""
     import pandas as pd
 
-    from analyzer.terminal import render
+    from analyzer.terminal import interval, render
 
     frame = pd.DataFrame({"seat": [0, 1], "games": [1500, 20], "win": [0.25, 0.75], "win_lo": [0.2, 0.7],
                           "win_hi": [0.3, 0.8]})
     lines = render(frame, total=80).splitlines()
     assert lines[2].split() == ["0", "1,500", "0.250", "±0.050"]
+    # a lopsided interval (Wilson's for 1 of 1, 0 of 100) shows its ends: a ± would reach past 1 or below 0
+    from analyzer.stats import wilson
+
+    lo, hi = wilson(1, 1)
+    assert interval(1.0, lo, hi) == f"1.00 [{lo:.2f}, 1.00]" and 1.0 - lo > 0.5
+    lo, hi = wilson(0, 100)
+    assert interval(0.0, lo, hi) == f"0.000 [0.000, {hi:.3f}]"
     wide = pd.DataFrame({f"column_{i}": [123456.5] for i in range(12)} | {"name": ["heuristic"]})
     text = render(wide, total=80)
     assert all(len(line) <= 80 for line in text.splitlines()) and "\u2026" not in text
