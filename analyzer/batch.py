@@ -60,7 +60,8 @@ class Run:
     chunk: int = DEFAULT_CHUNK
     alpha: float = 0.05
     #: user strategy files by the path the run names them with -> their text, for a run sent
-    #: to Dask workers (``travelling``); empty otherwise
+    #: to Dask workers (``travelling``); empty otherwise. A strategy's local modules follow it
+    #: as ``PATH::RELATIVE`` (their path relative to its folder), landed beside it
     sources: dict[str, str] = field(default_factory=dict)
     #: review: the recorded games reviewed, (record file, game index in it), in order; the
     #: seats reviewed (empty: all), evaluate's rollout and samples per decision
@@ -81,10 +82,10 @@ class Run:
         settings["targets"] = [(content[path], index) for path, index in self.targets]
         text = json.dumps(settings, sort_keys=True, default=str) + source_hash()
         users = self.user_strategies()
-        if users:  # editing a user strategy's file recomputes the runs that play it
-            from analyzer.strategies import user_file_hash
+        if users:  # editing a user strategy's file (or a helper it imports) recomputes the runs that play it
+            from analyzer.strategies import user_sources_hash
 
-            text += "".join(f"\n{u}={user_file_hash(u)}" for u in users)
+            text += "".join(f"\n{u}={user_sources_hash(u)}" for u in users)
         return hashlib.sha1(text.encode()).hexdigest()[:16]
 
     def user_strategies(self) -> list[str]:
@@ -109,12 +110,16 @@ class Run:
     def travelling(self) -> "Run":
         """The run with the text of its user strategies' files, for a worker that may not
         see them (a Dask worker on another machine): ``landed`` writes them out there."""
-        from analyzer.strategies import user_path
+        from analyzer.strategies import user_sources
 
-        paths = dict.fromkeys([*(user_path(u) for u in self.user_strategies()), *(p for p, _ in self.targets)])
-        if not paths:
+        sources: dict[str, str] = {}
+        for u in self.user_strategies():
+            own, *helpers = user_sources(u).items()
+            sources[own[0]] = own[1]
+            sources.update((f"{own[0]}{HELPER}{relative}", text) for relative, text in helpers)
+        sources.update((p, Path(p).read_text(encoding="utf-8")) for p, _ in self.targets)
+        if not sources:
             return self
-        sources = {p: Path(p).read_text(encoding="utf-8") for p in paths}
         moved = replace(self, sources=sources)
         moved.__dict__["key"] = self.key  # the same run: the same checkpoints
         return moved
@@ -133,19 +138,24 @@ class Run:
                        targets=[(where.get(p, p), i) for p, i in self.targets])
 
     def land_sources(self) -> dict[str, str]:
-        """Write the travelling files under the cache (if not there yet); {path given: path here}."""
+        """Write the travelling files under the cache (if not there yet), each with its local
+        modules beside it, in a folder per content; {path given: path here}."""
         from analyzer.jit import sources_folder
 
+        helpers: dict[str, list[tuple[str, str]]] = {}
+        for key, text in self.sources.items():
+            if HELPER in key:
+                path, relative = key.split(HELPER, 1)
+                helpers.setdefault(path, []).append((relative, text))
         where: dict[str, str] = {}
         for path, text in self.sources.items():
-            folder = sources_folder() / hashlib.sha256(text.encode()).hexdigest()[:16]
-            folder.mkdir(parents=True, exist_ok=True)
-            target = folder / Path(path).name
-            if not target.exists() or target.read_text(encoding="utf-8") != text:
-                partial = target.with_suffix(f".{os.getpid()}.part")
-                partial.write_text(text, encoding="utf-8")
-                os.replace(partial, target)
-            where[path] = str(target)
+            if HELPER in path:
+                continue
+            files = [(Path(path).name, text), *sorted(helpers.get(path, []))]
+            folder = sources_folder() / hashlib.sha256(json.dumps(files).encode()).hexdigest()[:16]
+            for relative, content in files:
+                _write_once(folder / relative, content)
+            where[path] = str(folder / Path(path).name)
         return where
 
 
@@ -364,6 +374,21 @@ def _game_heads(file: Path, fail) -> list[Any]:
     if not heads:
         raise fail("records", f"{file} holds no recorded game")
     return heads
+
+
+#: in ``Run.sources``: a user strategy's local module, ``PATH::RELATIVE``
+HELPER = "::"
+
+
+def _write_once(target: Path, text: str) -> None:
+    """``text`` in ``target`` unless it is there already; atomically (workers of one machine
+    share the folder)."""
+    if target.exists() and target.read_text(encoding="utf-8") == text:
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(f".{os.getpid()}.part")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, target)
 
 
 # ---- chunks (run in workers) --------------------------------------------------------------

@@ -908,9 +908,9 @@ def _tournament_strategies(spec, sizes: Sizes) -> list[str]:
 
 def _given_text(names: list[str]) -> str:
     """The given strategies for the provenance table: a user file with its content's hash."""
-    from analyzer.strategies import _is_user, user_file_hash
+    from analyzer.strategies import _is_user, user_sources_hash
 
-    return ", ".join(f"{n} (sha256 {user_file_hash(n)[:12]})" if _is_user(n) else n for n in names) or "none"
+    return ", ".join(f"{n} (sha256 {user_sources_hash(n)[:12]})" if _is_user(n) else n for n in names) or "none"
 
 
 def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, progress: bool,

@@ -12,6 +12,7 @@ import importlib.util
 import inspect
 import re
 import sys
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -118,8 +119,84 @@ def user_file_hash(text: str) -> str:
         return ""
 
 
-def load_user_function(text: str) -> Callable:
-    """Import ``file.py:name`` and check that it is an ``@njit`` function."""
+def user_sources(text: str) -> dict[str, str]:
+    """The files a user strategy ``file.py:name[:args]`` is made of, with their texts: its own
+    (under the path given, first) and the local modules it imports (``from helpers import f``
+    beside it or below its folder; by their paths relative to that folder, POSIX style): what
+    travels to a Dask worker, and what a batch checkpoint key hashes."""
+    parts = _USER.match(text.strip())
+    load_user_function(f"{parts['path']}:{parts['name']}", module=True)
+    root = Path(parts["path"]).resolve().parent
+    files = {parts["path"]: Path(parts["path"]).read_text(encoding="utf-8")}
+    for dep in _LOCAL.get(str(Path(parts["path"]).resolve()), []):
+        files[dep.relative_to(root).as_posix()] = dep.read_text(encoding="utf-8")
+    return files
+
+
+def user_sources_hash(text: str) -> str:
+    """SHA-256 of a user strategy's files (``user_sources``): its own text, and its local
+    modules' by their relative paths."""
+    files = list(user_sources(text).items())
+    digest = hashlib.sha256(files[0][1].encode())
+    for relative, content in sorted(files[1:]):
+        digest.update(b"\0" + relative.encode() + b"\0" + content.encode())
+    return digest.hexdigest()
+
+
+#: by a user strategy file's resolved path: the local modules it imported (files under its
+#: folder), in the order found, and a digest of their texts when it was loaded (an edited
+#: helper loads the strategy again)
+_LOCAL: dict[str, list[Path]] = {}
+_HELPERS_DIGEST: dict[str, str] = {}
+
+
+def _helpers_digest(resolved: str) -> str:
+    digest = hashlib.sha256()
+    for dep in _LOCAL.get(resolved, []):
+        try:
+            digest.update(str(dep).encode() + b"\0" + dep.read_bytes() + b"\0")
+        except OSError:
+            digest.update(str(dep).encode() + b"\0gone\0")
+    return digest.hexdigest()
+
+
+def _local_modules(module: Any, root: Path) -> list[Path]:
+    """The files of the modules under ``root`` that ``module`` reaches through its globals (a
+    module imported, or a function or ``@njit`` function defined in one), and theirs in turn,
+    with the ``__init__.py`` of their packages: a strategy's own helpers, not the analyzer's
+    or an installed library's."""
+    from analyzer.jit import _PACKAGE
+
+    found: dict[Path, None] = {}
+    todo = [module]
+    seen = {id(module)}
+    while todo:
+        current = todo.pop()
+        for value in list(vars(current).values()):
+            names = [value.__name__] if isinstance(value, types.ModuleType) else []
+            owner = getattr(getattr(value, "py_func", value), "__module__", None)
+            if isinstance(owner, str):
+                names.append(owner)
+            for name in names:
+                parts = name.split(".")
+                for k in range(len(parts), 0, -1):  # the module, then its packages
+                    dep = sys.modules.get(".".join(parts[:k]))
+                    file = getattr(dep, "__file__", None)
+                    if dep is None or file is None or id(dep) in seen:
+                        continue
+                    resolved = Path(file).resolve()
+                    if (resolved.is_relative_to(root) and not resolved.is_relative_to(_PACKAGE.resolve())
+                            and "site-packages" not in resolved.parts):
+                        seen.add(id(dep))
+                        found[resolved] = None
+                        todo.append(dep)
+    return list(found)
+
+
+def load_user_function(text: str, module: bool = False) -> Callable:
+    """Import ``file.py:name`` and check that it is an ``@njit`` function (``module``: return
+    its module instead, loaded). The file's folder is on ``sys.path`` while it loads, as for
+    a script run from there: it may import its own helpers beside it."""
     path_text, name = text.rsplit(":", 1)
     path = Path(path_text)
     if not path.is_file():
@@ -129,29 +206,50 @@ def load_user_function(text: str) -> Callable:
     # batch worker's copy) is the same module
     module_name = "analyzer_user_" + (key[1] or hashlib.sha256(key[0].encode()).hexdigest())[:16]
     try:
-        module = _MODULES.get(key)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(module_name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[module_name] = module
-            try:
-                spec.loader.exec_module(module)  # type: ignore[union-attr]
-            except BaseException:
-                del sys.modules[module_name]
-                raise
-            _MODULES[key] = module
+        loaded = _MODULES.get(key)
+        if loaded is None or _helpers_digest(key[0]) != _HELPERS_DIGEST.get(key[0]):
+            loaded = _exec_user_module(path, module_name)
+            _MODULES[key] = loaded
+            _HELPERS_DIGEST[key[0]] = _helpers_digest(key[0])
     except KeyboardInterrupt:
         raise
     except SystemExit:
         raise StrategyError(f"user strategy {text}: its module called sys.exit while loading") from None
     except BaseException as exc:  # noqa: BLE001 - any failure of user code is reported in one line
         raise StrategyError(f"user strategy {text} failed to load: {type(exc).__name__}: {exc}"[:300]) from None
-    fn = getattr(module, name, None)
+    if module:
+        return loaded
+    fn = getattr(loaded, name, None)
     if fn is None:
         raise StrategyError(f"user strategy {text}: {path} has no function {name!r}")
     if not hasattr(fn, "py_func") and not (_debugging() and callable(fn)):  # --debug: njit returns the function
         raise StrategyError(f"user strategy {text}: {name} is not an @njit function (decorate it with numba.njit)")
     return fn
+
+
+def _exec_user_module(path: Path, module_name: str) -> Any:
+    """Run a user strategy's file as module ``module_name``, its folder first on ``sys.path``;
+    note the local modules it imported (``_LOCAL``), then forget those it brought in, so that
+    another strategy's folder can have a helpers.py of its own."""
+    root = path.resolve().parent
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    before = set(sys.modules)
+    sys.modules[module_name] = module
+    sys.path.insert(0, str(root))
+    try:
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    except BaseException:
+        del sys.modules[module_name]
+        raise
+    finally:
+        sys.path.remove(str(root))
+        local = _LOCAL[str(path.resolve())] = _local_modules(module, root)
+        for name in set(sys.modules) - before - {module_name}:
+            file = getattr(sys.modules[name], "__file__", None)
+            if file is not None and Path(file).resolve() in local:
+                del sys.modules[name]
+    return module
 
 
 def _debugging() -> bool:

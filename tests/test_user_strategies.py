@@ -654,3 +654,53 @@ def test_user_code_runs_without_reference_counting_when_it_can(tmp_path, monkeyp
                        "random")]
     for other in games[1:]:
         pd.testing.assert_frame_equal(games[0], other)
+
+
+# ---- a strategy file with helpers of its own ------------------------------------------------------
+
+def _helped(folder: Path, pick: str) -> str:
+    """A strategy file in ``folder`` that plays ``pick`` (an expression of legal and n) through
+    a helper module beside it and one in a package below it, as a script could import them."""
+    (folder / "tools").mkdir(parents=True)
+    (folder / "tools" / "__init__.py").write_text("")
+    (folder / "tools" / "choose.py").write_text(f"from numba import njit\n\n@njit\ndef pick(legal, n):\n"
+                                                f"    return {pick}\n")
+    (folder / "helpers.py").write_text("from numba import njit\nimport tools.choose\n\n@njit\n"
+                                       "def move(legal, n):\n    return tools.choose.pick(legal, n)\n")
+    (folder / "mine.py").write_text("from numba import njit\nfrom helpers import move\n\n@njit\n"
+                                    "def helped(view, legal, n, rng):\n    return move(legal, n)\n")
+    return f"{folder / 'mine.py'}:helped"
+
+
+def test_a_strategy_imports_its_own_helpers_and_they_travel_with_it(tmp_path):
+    """Two folders, the same strategy file, each with its own helpers.py: each plays its
+    own (the first legal move, the last: the games of first_legal and last_legal); its
+    helpers travel with it to a worker that cannot see them, and are in the batch key."""
+    from analyzer.strategies import user_sources
+
+    first, last = _helped(tmp_path / "a", "legal[0]"), _helped(tmp_path / "b", "legal[n - 1]")
+
+    def reported(strategy: str) -> list:
+        return _reported(api.simulate("ninety-nine", games=300, seed=3, seats={0: strategy}, workers=1))
+
+    assert _same(reported(first), reported(f"{DATA / 'strategies.py'}:first_legal"))
+    assert _same(reported(last), reported(LAST))
+    own, *helpers = user_sources(first)
+    assert own == str(tmp_path / "a" / "mine.py")
+    assert sorted(helpers) == ["helpers.py", "tools/__init__.py", "tools/choose.py"]
+    job = _job(tmp_path, [first, "heuristic"], {0: first}, games=300, chunk=300)
+    run = batch.load_job(job)[1]
+    here = batch.play_chunk(run, 0, 300, threads=1)
+    travelling = run.travelling()
+    assert sorted(travelling.sources) == sorted([str(tmp_path / "a" / "mine.py")] + [
+        f"{tmp_path / 'a' / 'mine.py'}{batch.HELPER}{p}" for p in ("helpers.py", "tools/choose.py", "tools/__init__.py")])
+    import shutil
+
+    shutil.rmtree(tmp_path / "a")
+    there = batch.play_chunk(travelling, 0, 300, threads=1)
+    assert np.array_equal(here.sums, there.sums) and np.array_equal(here.wins, there.wins)
+    # an edited helper is another run (its checkpoints are not taken for this one's), and
+    # what plays, in this process too
+    _helped(tmp_path / "a", "legal[n - 1]")
+    assert batch.load_job(job)[1].key != run.key
+    assert _same(reported(first), reported(LAST))
