@@ -514,6 +514,8 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
                 else _fmt_number(v)
                 for v, lo, hi, tiny in zip(frame[c], frame[c + "_lo"], frame[c + "_hi"], small)
             ]
+        elif c == "p_value":  # never "0.000": "< 1e-4"
+            out[c] = [_p_cell(v) if _is_number(v) else _fmt_number(v) for v in frame[c]]
         else:
             out[c] = [_fmt_number(v) for v in frame[c]]
     return pd.DataFrame(out)

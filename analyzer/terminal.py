@@ -73,6 +73,18 @@ def interval(value: Any, lo: Any, hi: Any) -> str:
     return f"{v:,.{d}f} ±{half:,.{d}f}"
 
 
+def p_value(value: Any) -> str:
+    """A p-value to four decimals; one below 0.0001 as ``<0.0001`` (never ``0.0000``: no
+    test gives exactly 0)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return number(value)
+    if v != v:
+        return "-"
+    return "<0.0001" if v < 0.00005 else f"{v:.4f}"
+
+
 def cells(frame) -> tuple[list[str], list[list[str]], list[bool]]:
     """Column names, rows of cell texts, and which columns are numeric (right-aligned)."""
     names = [c for c in frame.columns if not (str(c).endswith("_lo") or str(c).endswith("_hi"))]
@@ -87,6 +99,8 @@ def cells(frame) -> tuple[list[str], list[list[str]], list[bool]]:
         for c in names:
             if f"{c}_lo" in values and f"{c}_hi" in values:
                 out.append(interval(values[c][i], values[f"{c}_lo"][i], values[f"{c}_hi"][i]))
+            elif str(c) == "p_value":
+                out.append(p_value(values[c][i]))
             else:
                 out.append(number(values[c][i]))
         rows.append(out)

@@ -368,6 +368,9 @@ def test_terminal_tables_fit_and_keep_integers_whole():
     assert interval(1.0, lo, hi) == f"1.00 [{lo:.2f}, 1.00]" and 1.0 - lo > 0.5
     lo, hi = wilson(0, 100)
     assert interval(0.0, lo, hi) == f"0.000 [0.000, {hi:.3f}]"
+    # a p-value is never shown as 0
+    shown = render(pd.DataFrame({"pair": ["a", "b"], "p_value": [3e-9, 0.0312]}), total=80).splitlines()
+    assert shown[2].split() == ["a", "<0.0001"] and shown[3].split() == ["b", "0.0312"]
     wide = pd.DataFrame({f"column_{i}": [123456.5] for i in range(12)} | {"name": ["heuristic"]})
     text = render(wide, total=80)
     assert all(len(line) <= 80 for line in text.splitlines()) and "\u2026" not in text

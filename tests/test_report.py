@@ -686,6 +686,9 @@ def test_interval_helpers():
     assert d == pytest.approx(3.0) and hi - d == pytest.approx(1.959963984540054 * math.sqrt(diffs.var(ddof=1) / 3))
     table = report.grouped(pd.DataFrame({"g": [1, 1, 2], "x": [1.0, 3.0, 5.0]}), "g", {"x": ("x", "mean")})
     assert list(table["n"]) == [2, 1] and list(table["x"]) == [2.0, 5.0]
+    # a p-value in a report's table is never "0.000"
+    shown = report.display_frame(pd.DataFrame({"p_value": [0.0, 4e-4, 0.0312]}))
+    assert list(shown["p_value"]) == ["< 1e-12", "< 1e-3", "0.031"]
 
 
 def test_readers_agree_with_the_rules():
