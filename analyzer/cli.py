@@ -607,9 +607,12 @@ def _clip(text: str, width: int) -> str:
 
 
 def _print_options(table, outcome: str) -> None:
-    """The ranked options, compactly: value ±half-width of its 95% interval."""
+    """The ranked options, compactly: value ±half-width of its 95% interval (its ends where
+    it is lopsided, terminal.interval)."""
     from rich.console import Console
     from rich.table import Table
+
+    from analyzer.terminal import interval
 
     out = Table(header_style="bold", box=None, pad_edge=False)
     out.add_column("#", justify="right")
@@ -624,18 +627,22 @@ def _print_options(table, outcome: str) -> None:
     out.add_column("", justify="left")
     binary = table[outcome + "_hi"].max() <= 1 and table[outcome].min() >= 0
     for _, row in table.iterrows():
-        win = f"{100 * row['win']:.1f} ±{50 * (row['win_hi'] - row['win_lo']):.1f}"
-        half = (row[outcome + "_hi"] - row[outcome + "_lo"]) / 2
-        value = (f"{100 * row[outcome]:.1f}% ±{100 * half:.1f}" if binary and outcome != "points"
-                 else f"{row[outcome]:.2f} ±{half:.2f}")
+        win = interval(100 * row["win"], 100 * row["win_lo"], 100 * row["win_hi"])
+        if binary and outcome != "points":  # a share, in percent: "1.7% ±0.4", "0.0% [0.0, 0.5]"
+            value = interval(100 * row[outcome], 100 * row[outcome + "_lo"], 100 * row[outcome + "_hi"])
+            value = value.replace(" ", "% ", 1)
+        else:
+            value = interval(row[outcome], row[outcome + "_lo"], row[outcome + "_hi"])
         cells = [str(row["rank"]), row["option"], win, value, f"{row['p_best']:.3f}", f"{row['samples']:,}"]
         if solved:
-            cells.append(f"{row['solved']:.2f} ±{(row['solved_hi'] - row['solved_lo']) / 2:.2f}")
+            cells.append(interval(row["solved"], row["solved_lo"], row["solved_hi"]))
         out.add_row(*cells, "dropped" if row["dropped"] else "")
     console = Console()
     if not console.is_terminal:
         console = Console(width=80)
-    console.print(out)
+    with console.capture() as captured:
+        console.print(out)
+    typer.echo("\n".join(line.rstrip() for line in captured.get().splitlines()))  # no padding after the last cell
 
 
 @app.command()

@@ -286,6 +286,7 @@ def test_cli_evaluate_restates_answers_and_fits_80_columns(cli, tmp_path, monkey
     assert any(line.strip().startswith("legal: 8C TC AC 4D 8D 2S") for line in lines)
     assert any("ranked by win, then points (fewer is better)" in line for line in lines)
     assert "…" not in out and max(len(line) for line in lines) <= 80
+    assert not any(line.endswith(" ") for line in lines)  # the table's last column pads nothing
     verdict = [i for i, line in enumerate(lines) if line.startswith(("Play ", "Best guess "))]
     assert verdict and all(line.startswith("  ") for line in lines[verdict[-1] + 1:])  # the verdict, wrapped
     assert "8C/TC/AC" in out  # interchangeable clubs share a row
