@@ -138,11 +138,15 @@ def render(frame, title: str | None = None, wide: bool = False, total: int | Non
 
 
 def wrap(text: str, total: int | None = None) -> list[str]:
-    """Lines of at most ``total`` columns (default: the terminal's), each paragraph apart."""
+    """Lines of at most ``total`` columns (default: the terminal's), each paragraph apart; a
+    paragraph's later lines indented two more than its first (``   hands ...`` of a game's
+    record goes on under itself, not left of it)."""
     import textwrap
 
     total = width() if total is None else total
     out: list[str] = []
     for paragraph in text.splitlines():
-        out.extend(textwrap.wrap(paragraph, total, subsequent_indent="  ", break_on_hyphens=False) or [""])
+        indent = paragraph[:len(paragraph) - len(paragraph.lstrip(" "))]
+        out.extend(textwrap.wrap(paragraph, total, subsequent_indent=indent + "  ", break_on_hyphens=False,
+                                 drop_whitespace=True) or [""])
     return out

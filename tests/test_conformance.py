@@ -92,3 +92,17 @@ def test_bad_input_is_refused_in_words(game):
         api.simulate(game, games=0)
     with pytest.raises(AnalyzerError):
         api.play(game, index=-1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_text_of_a_game_shows_each_dealt_hand_on_a_line_of_its_own(game):
+    """``play``'s text: after each deal, one line per seat dealt cards, holding exactly them."""
+    from analyzer.records import to_text
+
+    spec = registry.get(game)
+    (events,) = api.play(game, seed=4)
+    lines = to_text(spec, events).splitlines()
+    deals = [ev for ev in events if ev["ev"] == "deal"]
+    held = [line.split(" holds ") for line in lines if " holds " in line]
+    expected = [(s, sorted(h)) for ev in deals for s, h in enumerate(ev["hands"]) if h]
+    assert [(int(seat.split()[-1]), sorted(cards.split())) for seat, cards in held] == expected

@@ -368,6 +368,11 @@ def test_terminal_tables_fit_and_keep_integers_whole():
     assert interval(1.0, lo, hi) == f"1.00 [{lo:.2f}, 1.00]" and 1.0 - lo > 0.5
     lo, hi = wilson(0, 100)
     assert interval(0.0, lo, hi) == f"0.000 [0.000, {hi:.3f}]"
+    # prose wraps under itself: a record's indented line goes on indented two more
+    from analyzer.terminal import wrap
+
+    assert wrap("   seat 1 plays 6C (legal: 6C TC QD AD 4S 8S QS)", 30) == [
+        "   seat 1 plays 6C (legal: 6C", "     TC QD AD 4S 8S QS)"]
     # a p-value is never shown as 0
     shown = render(pd.DataFrame({"pair": ["a", "b"], "p_value": [3e-9, 0.0312]}), total=80).splitlines()
     assert shown[2].split() == ["a", "<0.0001"] and shown[3].split() == ["b", "0.0312"]

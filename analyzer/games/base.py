@@ -270,6 +270,12 @@ class GameSpec:
         return {}
 
 
+def dealt_hands_text(hands: list[list[str]]) -> str:
+    """A deal's hands for a game's text record (``play``): one line per seat that holds cards,
+    ``   seat 0 holds 2C 4C 8C`` (a line of all the hands wrapped in the middle of one)."""
+    return "\n".join(f"   seat {s} holds {' '.join(h)}" for s, h in enumerate(hands) if h)
+
+
 def game_end_event(winner_mask: int, players: int, scores: list[int], hands: int) -> dict[str, Any]:
     """The record's ``game_end`` event from the kernel's winner bit mask (every game's decode)."""
     return {"ev": "game_end", "winners": [s for s in range(players) if winner_mask >> s & 1],

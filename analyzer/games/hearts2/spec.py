@@ -9,7 +9,7 @@ from typing import Any
 from analyzer.cards import CardError, token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
 from analyzer.games.hearts2 import codes as C
 from analyzer.games.hearts2.codes import EV_DEAL, EV_DECIDE, EV_GAME_END, EV_HAND_END, EV_TRICK, PLAYERS, TAG_DEAD
 from analyzer.games.hearts2.rules import DEAD_CARDS, TRICKS
@@ -79,9 +79,8 @@ class Hearts2Spec(GameSpec):
     def describe(self, ev: dict[str, Any]) -> str | None:
         kind = ev["ev"]
         if kind == "deal":
-            hands = "  ".join(f"{s}:[{' '.join(_sorted(h))}]" for s, h in enumerate(ev["hands"]))
             return (f"-- hand {ev['hand']}, dealer {ev['dealer']}, dead {' '.join(ev['dead'])}\n"
-                    f"   hands {hands}")
+                    + dealt_hands_text([_sorted(h) for h in ev["hands"]]))
         if kind == "decide":
             return f"   seat {ev['seat']} plays {ev['move']:<3} (legal: {' '.join(ev['legal'])})"
         if kind == "trick":

@@ -9,7 +9,7 @@ import pandas as pd
 from analyzer.cards import tokens, token
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -111,8 +111,7 @@ class NinetyNineSpec(GameSpec):
     def describe(self, ev: dict[str, Any]) -> str | None:
         kind = ev["ev"]
         if kind == "deal":
-            hands = "  ".join(f"{s}:[{' '.join(h)}]" for s, h in enumerate(ev["hands"]) if h)
-            return f"-- round {ev['hand']}, dealer {ev['dealer']}, chips {ev['chips']}\n   hands {hands}"
+            return f"-- round {ev['hand']}, dealer {ev['dealer']}, chips {ev['chips']}\n" + dealt_hands_text(ev["hands"])
         if kind == "decide":
             return f"   seat {ev['seat']} plays {ev['move']:<5} (legal: {' '.join(ev['legal'])})"
         if kind == "pile":

@@ -11,7 +11,7 @@ import numpy as np
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
 from analyzer.stats import Accumulator, wilson
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -143,8 +143,7 @@ class Pitch10Spec(GameSpec):
     def describe(self, ev: dict[str, Any]) -> str | None:
         kind = ev["ev"]
         if kind == "deal":
-            hands = "  ".join(f"{s}:[{' '.join(h)}]" for s, h in enumerate(ev["hands"]))
-            return f"-- hand {ev['hand']}, dealer {ev['dealer']}\n   hands {hands}"
+            return f"-- hand {ev['hand']}, dealer {ev['dealer']}\n" + dealt_hands_text(ev["hands"])
         if kind == "decide":
             k = ev["kind"]
             verb = {"bid": "bids", "trump": "names trump", "give": "chooses to", "discard": "discards",

@@ -10,7 +10,7 @@ import numpy as np
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
 from analyzer.games.twenty_two import strategies as st
 from analyzer.games.twenty_two.codes import (
     E_BELOW_FLOOR, E_DEAL_SIZE, E_FIRST_DISCARDER, E_FLOORS, E_FOLLOW_SIZE, E_GAME_OVER, E_LEAD_KEEP,
@@ -112,9 +112,8 @@ class TwentyTwoSpec(GameSpec):
     def describe(self, ev: dict[str, Any]) -> str | None:
         kind = ev["ev"]
         if kind == "deal":
-            hands = "  ".join(f"{s}:[{' '.join(h)}]" for s, h in enumerate(ev["hands"]) if h)
             return (f"-- hand {ev['hand']}, dealer {ev['dealer']}, {ev['size']} cards each, "
-                    f"stock {len(ev['stock'])}\n   hands {hands}")
+                    f"stock {len(ev['stock'])}\n" + dealt_hands_text(ev["hands"]))
         if kind == "decide":
             move = ev["move"] or "nothing"
             verb = {"discard": "discards", "lead": "leads", "follow": "plays"}[ev["kind"]]

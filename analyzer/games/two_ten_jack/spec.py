@@ -10,7 +10,7 @@ import pandas as pd
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
 from analyzer.games.two_ten_jack.codes import (BIN_LABELS, EV_DEAL, EV_DECIDE, EV_GAME_END, EV_HAND_END, EV_TRICK,
                                                KN_LEVELS, KN_STATES, N_BINS, PIMC_TRICKS, TAG_DRAWS, TAG_STOCK,
                                                cards_held, scalars)
@@ -106,8 +106,7 @@ class TwoTenJackSpec(GameSpec):
     def describe(self, ev: dict[str, Any]) -> str | None:
         kind = ev["ev"]
         if kind == "deal":
-            hands = "  ".join(f"{s}:[{' '.join(h)}]" for s, h in enumerate(ev["hands"]))
-            return f"-- round {ev['hand']}, dealer {ev['dealer']}\n   hands {hands}"
+            return f"-- round {ev['hand']}, dealer {ev['dealer']}\n" + dealt_hands_text(ev["hands"])
         if kind == "decide":
             return f"   seat {ev['seat']} plays {ev['move']:<8} (legal: {' '.join(ev['legal'])})"
         if kind == "trick":
