@@ -129,8 +129,13 @@ def _row(d: Decision, result) -> dict[str, Any]:
     # exact worlds with deterministic rollouts measure a loss without error: any loss counts;
     # a loss in the hand alone counts too (late in a decided game the win cannot move)
     flagged = bool(loss_win > max(Z95 * loss_se, 1e-9) or outcome > max(Z95 * outcome_se, 1e-9))
-    unclear = bool(not same and not flagged and not played["dropped"])
+    # the same win and hand outcome as the best on every sample: a tie, not a doubt
+    tied = bool(not same and result.samples > 0 and loss_win == 0 and loss_se == 0 and outcome == 0
+                and outcome_se == 0)
+    unclear = bool(not same and not flagged and not tied and not played["dropped"])
     note = "equivalent to the best" if same and "/" in str(best["option"]) else ("best" if same else "")
+    if tied:
+        note = "tied with the best: the same result on every sample"
     if result.samples == 0:
         note = "equivalent options"
     return {**base, "best": str(best["option"]), "loss_win": loss_win, "loss_win_se": loss_se,

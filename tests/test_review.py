@@ -43,6 +43,20 @@ def test_every_decision_of_the_chosen_seats_is_reviewed(record, reviewed):
     assert ((t["p_best_played"] >= 0) & (t["p_best_played"] <= 1)).all()
 
 
+def test_a_move_as_good_as_the_best_on_every_sample_is_a_tie_not_a_doubt(reviewed):
+    """A move other than the top-ranked one that loses nothing, with no error, on every
+    sample (win and hand outcome alike) is tied with the best: said so, and not unclear."""
+    t = reviewed.tables["decisions"]
+    outside = pd.Series([played not in best.split("/") for played, best in zip(t["played"], t["best"])], index=t.index)
+    chosen = t[(t["options"] > 1) & (t["samples"] > 0) & outside]
+    exact = (chosen["loss_win"] == 0) & (chosen["loss_win_se"] == 0) & (chosen["loss_outcome"] == 0) & (
+        chosen["loss_outcome_se"] == 0)
+    assert exact.any() and (~exact).any()  # both kinds occur in this game
+    assert (chosen.loc[exact, "note"].str.startswith("tied with the best")).all()
+    assert not chosen.loc[exact, "unclear"].any() and not chosen.loc[exact, "flagged"].any()
+    assert not chosen.loc[~exact, "note"].str.startswith("tied").any()
+
+
 def test_random_seat_loses_more_per_choice_than_the_heuristic_seats(tmp_path):
     """Issue #20's bar: random in seat 0, heuristic elsewhere (Ninety-Nine, where the
     heuristic is close to what its own rollouts call best): the random seat loses more win
