@@ -685,9 +685,12 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
             raise AnalyzerError(f"cannot reach the Dask scheduler {scheduler!r}: {first}"[:300]) from None
     else:
         # silence_logs: the workers' warnings (a task cancelled when a run fails) are not the
-        # user's; the job's own faults come back as ChunkFailure, its errors in one line
+        # user's; the job's own faults come back as ChunkFailure, its errors in one line. The
+        # scheduler's HTTP server (no dashboard) on a free port: on its default, 8787, taken by
+        # any other Dask cluster, it warned "Port 8787 is already in use" on stderr
         cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None, silence_logs=logging.ERROR)
+                               dashboard_address=":0", scheduler_kwargs={"dashboard": False},
+                               silence_logs=logging.ERROR)
         client = Client(cluster)
     try:
         client.run(warm_worker, games)

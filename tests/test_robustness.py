@@ -308,11 +308,21 @@ games = 40
 chunk = 20
 seats = {{ 0 = "{HOSTILE}:loops" }}
 """)
+    # port 8787 busy, as when another Dask cluster runs: the local cluster must not warn of it
+    import socket
+
+    busy = socket.socket()
+    try:
+        busy.bind(("127.0.0.1", 8787))
+        busy.listen()
+    except OSError:
+        pass  # busy already
     for backend in ([], ["--local-cluster", "2"]):
         result = run("batch", "job.toml", "--out", "out", "--timeout", "1.5", *backend, cwd=tmp_path, timeout=300)
         assert result.returncode == 3 and _error_lines(result.stderr) == [
             "error: a chunk took longer than --timeout 1.5 s: a strategy may be stuck in a loop"], result.stderr
         assert [p.name for p in tmp_path.iterdir()] == ["job.toml"]
+    busy.close()
 
 
 def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
