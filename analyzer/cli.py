@@ -738,11 +738,23 @@ def review(
     else:
         columns = ["decision", "hand", "seat", "played", "best", "loss_win", "loss_win_se", "p_best_played", "note"]
         _print_frame(result.tables["decisions"][columns], "decisions (loss_win: P(win) lost against the best move)")
-        _print_frame(result.tables["seats"], "seats")
+        _print_frame(_seats_in_points(result.tables["seats"]), "seats (losses in points of win probability)")
         for line in result.verdict().splitlines():
             _say(line)
     if result.interrupted:
         raise typer.Exit(_say_interrupted(f"interrupted after {len(result.tables['decisions'])} decision(s)"))
+
+
+def _seats_in_points(seats):
+    """review's seats table as its verdict lines say it: a sum of win-probability losses in
+    points (0.0297 of a win per choice reads 2.97, 3.12 in all reads 312), not as fractions
+    beside lines in points. --json and --csv keep the fractions."""
+    shown = seats.copy()
+    for column in ("loss_win", "loss_win_lo", "loss_win_hi", "loss_per_choice"):
+        if column in shown:
+            shown[column] = 100 * shown[column]
+    return shown.rename(columns={"loss_win": "loss_points", "loss_win_lo": "loss_points_lo",
+                                 "loss_win_hi": "loss_points_hi", "loss_per_choice": "points_per_choice"})
 
 
 class _DecisionBar:

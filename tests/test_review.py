@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import math
 
 import pandas as pd
@@ -100,6 +101,12 @@ def test_review_cli_table_json_csv_plot_html(record, tmp_path, cli):
                          "--html", str(tmp_path / "r.html"))
     assert code == 0, err
     assert "Seat 0: " in out and "points of win probability in all" in out
+    # the seats table in the verdict's units: the line's total is the table's
+    said = re.search(r"Seat 0: \d+ choice\(s\) cost ([\d.]+) points", out).group(1)
+    table = out[out.index("seats (losses in points"):].splitlines()
+    row = next(line for line in table if line.split()[:1] == ["0"])
+    shown = row.split()[3]  # to the precision of its interval, which the line gives to one decimal
+    assert abs(float(said) - float(shown)) <= 0.5 * 10 ** -(len(shown.partition(".")[2])) + 0.05, (said, row)
     frame = pd.read_csv(tmp_path / "r.csv")
     assert set(frame["seat"]) == {0}
     assert (tmp_path / "r.png").stat().st_size > 1000
