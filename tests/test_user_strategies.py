@@ -154,11 +154,19 @@ def test_batch_key_follows_the_strategy_file(tmp_path):
 
 
 def test_dask_batch_with_user_strategies_equals_the_local_one(tmp_path):
-    """The strategy files travel with the job (batch.Run.travelling): the workers of a local
-    Dask cluster play the same games as the local backend."""
+    """The strategy files travel with the job (batch.Run.travelling): the workers of a Dask
+    cluster play the same games as the local backend. The cluster is started here and
+    reached by its address, as ``--scheduler tcp://HOST:8786`` reaches one on other machines
+    (the docs' example cannot run without one)."""
+    import logging
+
+    from distributed import LocalCluster
+
     job = _job(tmp_path, [CAUTIOUS, UNIFORM_ALWAYS], {0: CAUTIOUS, 1: UNIFORM_ALWAYS})
     batch.run_job(job, tmp_path / "local", workers=2)
-    batch.run_job(job, tmp_path / "dask", local_cluster=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0",
+                      scheduler_kwargs={"dashboard": False}, silence_logs=logging.ERROR) as cluster:
+        batch.run_job(job, tmp_path / "dask", scheduler=cluster.scheduler_address)
     for name in ("cmp/pairs", "sim/seats"):
         local = pd.read_parquet(tmp_path / "local" / f"{name}.parquet")
         dask = pd.read_parquet(tmp_path / "dask" / f"{name}.parquet")
