@@ -260,6 +260,7 @@ def _print_summary(summary) -> None:
             typer.echo(f"{key}: {interval(value, summary.totals[key + '_lo'], summary.totals[key + '_hi'])}")
         else:
             typer.echo(f"{key}: {_fmt(value)}")
+    _say(f"(what each column means: docs/{summary.game}.md, section \"Summary\")")
     if summary.verdict():
         _say(summary.verdict())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -442,3 +443,20 @@ def test_xdist_groups_keep_a_modules_tests_on_one_worker(tmp_path):
     for name in ("a", "b"):
         workers = (tmp_path / f"workers_{name}.txt").read_text().split()
         assert len(workers) == 4 and len(set(workers)) == 1, (name, workers)
+
+
+@pytest.mark.parametrize("game", ["twenty-two", "ninety-nine", "hearts2", "two-ten-jack", "pitch10"])
+def test_simulate_says_where_its_columns_are_explained(game, cli):
+    """simulate's tables name game-specific columns (final_share, busts_per_round, ...): the
+    output points to the game's guide, whose "Summary" section names every column shown."""
+    code, out, _ = cli("--wide", "simulate", game, "--games", "50")
+    assert code == 0
+    found = re.search(r"docs/([\w-]+\.md), section \"Summary\"", out)
+    guide = (Path(__file__).parent.parent / "docs" / found.group(1)).read_text()
+    section = guide[guide.index(f"## Summary (`simulate {game}`)"):]
+    section = section[:section.index("\n## ", 1)]
+    tables = re.findall(r"^(\w+)\n([\w ]+)\n[- ]+$", out, re.MULTILINE)
+    columns = {c for _, header in tables for c in header.split()} - {"seat", "strategy", "games", "wins", "team",
+                                                                     "seats", "strategies", "n"}
+    missing = sorted(c for c in columns if f"`{c}`" not in section)
+    assert columns and not missing, missing
