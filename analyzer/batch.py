@@ -165,7 +165,9 @@ def load_job(path: str | Path) -> list[Run]:
     """Read and validate a job file; errors name the run and the key."""
     path = Path(path)
     if not path.is_file():
-        raise AnalyzerError(f"job file {path} not found")
+        from analyzer.io import not_a_file
+
+        raise AnalyzerError(f"job file {path} {not_a_file(path)}")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

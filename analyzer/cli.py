@@ -814,9 +814,11 @@ def _read_position(path: str) -> dict[str, Any]:
 
     from analyzer.errors import AnalyzerError
 
+    from analyzer.io import not_a_file
+
     file = Path(path)
     if not file.is_file():
-        raise AnalyzerError(f"position file {path} not found")
+        raise AnalyzerError(f"position file {path} {not_a_file(file)}")
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -661,9 +661,11 @@ def _read_record(path: str, index: int, game: str) -> list[dict[str, Any]]:
     import json
     from pathlib import Path
 
+    from analyzer.io import not_a_file
+
     file = Path(path)
     if not file.is_file():
-        raise AnalyzerError(f"record file {path} not found")
+        raise AnalyzerError(f"record file {path} {not_a_file(file)}")
     games: list[list[dict[str, Any]]] = []
     try:
         text = file.read_text(encoding="utf-8")

@@ -17,6 +17,15 @@ def _umask() -> int:
     return mask
 
 
+def not_a_file(path: str | Path) -> str:
+    """Why ``path`` cannot be read as a file, for a one-line error: "not found", "is a
+    folder, not a file", or "is not a regular file" (a device, a pipe)."""
+    path = Path(path)
+    if not path.exists():
+        return "not found"
+    return "is a folder, not a file" if path.is_dir() else "is not a regular file"
+
+
 def check_writable(path: str | Path, suffixes: tuple[str, ...] | None = None) -> Path:
     """The target of an output file, checked before any work: a non-empty name, an existing
     writable folder, not a folder itself, and (with ``suffixes``) the right kind of file."""

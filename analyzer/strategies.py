@@ -200,7 +200,9 @@ def load_user_function(text: str, module: bool = False) -> Callable:
     path_text, name = text.rsplit(":", 1)
     path = Path(path_text)
     if not path.is_file():
-        raise StrategyError(f"user strategy {text}: file {path} not found")
+        from analyzer.io import not_a_file
+
+        raise StrategyError(f"user strategy {text}: file {path} {not_a_file(path)}")
     key = (str(path.resolve()), user_file_hash(text))
     # a name from the content only, registered: the same file loaded from another folder (a
     # batch worker's copy) is the same module

@@ -296,6 +296,11 @@ def test_user_strategy_plays(cli):
     (["simulate", "ninety-nine", "--seat", f"1={DATA / 'strategies.py'}:broken"], "failed to compile"),
     (["play", "ninety-nine", "--record", "/no/such/dir/g.jsonl"], "does not exist"),
     (["strategies", "poker"], "unknown game 'poker'"),
+    # a folder or a device where a file is read: said as it is, not "not found"
+    (["evaluate", "hearts2", "--position", str(DATA)], f"position file {DATA} is a folder, not a file"),
+    (["evaluate", "hearts2", "--position", "/dev/null"], "position file /dev/null is not a regular file"),
+    (["evaluate", "hearts2", "--record", str(DATA), "--at", "1"], f"record file {DATA} is a folder, not a file"),
+    (["batch", str(DATA), "--out", "/tmp/never-written"], f"job file {DATA} is a folder, not a file"),
 ])
 def test_bad_input_is_one_clear_line(cli, args, message):
     code, out, err = cli(*args)
