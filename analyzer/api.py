@@ -191,10 +191,8 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
 
 def _illegal_in_rollout(spec: GameSpec, args: tuple) -> str:
     """What a user strategy did, from the ValueError(ILLEGAL_MARK, move, seat, n, legal codes
-    ...) of ``slots.refuse_move``: where no game record (and no decision number) exists,
-    in an evaluation's rollouts or a search strategy's base."""
-    if len(args) < 4:  # the mark alone (not raised by refuse_move)
-        return f"returned an illegal move (not in legal[:n]) while playing {spec.name}"
+    ...) of ``slots.refuse_move`` (the one place that raises the mark): where no game record
+    (and no decision number) exists, in an evaluation's rollouts or a search strategy's base."""
     move, seat, n, codes = int(args[1]), int(args[2]), int(args[3]), [int(c) for c in args[4:]]
     return (f"returned an illegal move {spec.move_name(move)!r} as seat {seat} while a rollout or a search "
             f"played {spec.name}" + records.legal_moves_named(spec, codes[:n], n))

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import os
 import json
 import logging
 import math
@@ -384,13 +383,13 @@ HELPER = "::"
 
 def _write_once(target: Path, text: str) -> None:
     """``text`` in ``target`` unless it is there already; atomically (workers of one machine
-    share the folder)."""
+    share the folder: io.write_text)."""
+    from analyzer.io import write_text
+
     if target.exists() and target.read_text(encoding="utf-8") == text:
         return
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_suffix(f".{os.getpid()}.part")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, target)
+    write_text(target, text)
 
 
 # ---- chunks (run in workers) --------------------------------------------------------------
