@@ -1,8 +1,9 @@
 """Bit helpers for card masks held in an int64 (or uint64) word, compiled and inlined.
 
 Every game that keeps a set of cards or moves as a bit mask counts, scans and picks its
-bits with these, defined once. Each is ``inline="always"``: one or a few instructions,
-no call left in the hot loops that use them.
+bits with these, defined once. Each is inlined (``jit.HELPER_INLINE``: by numba or by LLVM,
+as the calling game chooses): one or a few instructions, no call left in the hot loops that
+use them.
 
 - ``popcount`` is the SWAR sum over the unsigned word (``x`` as uint64). Done in uint64
   for two reasons: the byte sum's multiply overflows, which int64 arithmetic may not do
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.jit import FAST_DEPOSIT, leading_zeros, njit, trailing_zeros  # bit-scan intrinsics (Python under --debug)
+from analyzer.jit import FAST_DEPOSIT, HELPER_INLINE, leading_zeros, njit, trailing_zeros  # bit-scan intrinsics (Python under --debug)
 
 if FAST_DEPOSIT:
     from analyzer.jit import deposit_bits  # BMI2's pdep
@@ -44,7 +45,7 @@ _H01 = np.uint64(0x0101010101010101)  # one in each byte: a multiply by it sums 
 _U1, _U2, _U4, _U56 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def popcount(x: np.int64) -> np.int64:
     """Number of set bits of the 64-bit word ``x`` (0..64; for a negative int64 its sign
     bit counts too). Returns an int64."""
@@ -55,21 +56,21 @@ def popcount(x: np.int64) -> np.int64:
     return np.int64((c * _H01) >> _U56)  # the byte counts summed (the multiply wraps, unsigned)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def lowest(x: np.int64) -> np.int64:
     """Index (0..63) of the lowest set bit of ``x``: for a single-bit mask, the code of
     its card. 64 for an empty mask (callers pass non-empty ones)."""
     return np.int64(trailing_zeros(np.uint64(x)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def highest(x: np.int64) -> np.int64:
     """Index (0..63) of the highest set bit of ``x`` (63 for a negative int64); -1 for an
     empty mask, so ``highest(m) > k`` is false when ``m`` is empty."""
     return 63 - np.int64(leading_zeros(np.uint64(x)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def nth_bit_by_clearing(x: np.int64, k: np.int64) -> np.int64:
     """``nth_bit`` on any CPU: clears the lowest set bit ``k`` times, a loop of ``k``
     steps, cheap for the small ``k`` of a hand (see the module's notes). 64 for any
@@ -81,7 +82,7 @@ def nth_bit_by_clearing(x: np.int64, k: np.int64) -> np.int64:
 
 
 if FAST_DEPOSIT:
-    @njit(cache=True, inline="always")
+    @njit(cache=True, inline=HELPER_INLINE)
     def nth_bit_by_deposit(x: np.int64, k: np.int64) -> np.int64:
         """``nth_bit`` with BMI2: one ``pdep`` deposits bit ``k`` at the ``k``-th set bit of
         ``x``, and a bit scan finds it. 64 for ``popcount(x) <= k < 64``; ``k`` is taken

@@ -68,7 +68,7 @@ def _not_inlined(dispatcher, nrt: bool = True) -> Callable:
     the user's function, which measured about 20-35 ns more per call in a loop (the helper's own
     accesses are the engine's, not the user's); LLVM still inlines it. ``nrt=False``: without
     reference counting, as the user's code around it (``user_slot``)."""
-    return njit(**_options(dispatcher, "inline", "cache", "_nrt"), _nrt=nrt)(dispatcher.py_func)
+    return njit(**_options(dispatcher, "inline", "forceinline", "cache", "_nrt"), _nrt=nrt)(dispatcher.py_func)
 
 
 def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Callable:
@@ -97,7 +97,7 @@ def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Cal
         if not _is_dispatcher(value):
             continue
         if value.py_func.__module__.split(".")[0] == "analyzer":
-            if value.targetoptions.get("inline") == "always":
+            if value.targetoptions.get("inline", "never") != "never":  # "always", jit.HELPER_INLINE
                 scope[name] = _not_inlined(value, nrt)
         else:
             scope[name] = bounds_checked(value, nrt, done)

@@ -278,7 +278,9 @@ def njit(*args, entry: bool = False, **options):
     """
     if len(args) == 1 and callable(args[0]) and not options and not entry:
         return njit()(args[0])
-    if args or options.get("inline") == "always":
+    if options.get("inline") is HELPER_INLINE:
+        options.setdefault("forceinline", True)  # where numba does not inline it, LLVM does
+    elif args or options.get("inline") == "always":
         return numba.njit(*args, **options)
     options.setdefault("no_cfunc_wrapper", True)
     if entry:
@@ -293,6 +295,57 @@ def njit(*args, entry: bool = False, **options):
         return dispatcher
 
     return kernel_only
+
+
+class _InlinedAsTheGameChooses(str):
+    """``inline=`` of the small shared helpers (``HELPER_INLINE``): numba reads it as
+    ``"always"`` (inline at numba's level: the helper's IR copied into the caller and typed
+    again there) unless the function being compiled belongs to a game package that declares
+    ``LLVM_INLINES_HELPERS = True``; there it reads ``"never"``, and the call stays a call, to
+    the helper compiled once and marked ``alwaysinline`` for LLVM (``forceinline``).
+
+    A string, not numba's cost-model callable: numba parses the callee's bytecode again at
+    every call site before it asks a cost model, which is the very cost avoided here."""
+
+    def __new__(cls):
+        return super().__new__(cls, "always")
+
+    def __eq__(self, other):
+        if other == "never":
+            return _llvm_game_compiling()
+        if other == "always":
+            return not _llvm_game_compiling()
+        return str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__
+
+    def __reduce__(self):  # pickled (numba's cache, a Dask worker) as the one instance
+        return "HELPER_INLINE"
+
+
+def _llvm_game_compiling() -> bool:
+    """Whether the function numba is compiling (``_EachLevel.compiling``) belongs to a game
+    package that declares ``LLVM_INLINES_HELPERS = True``."""
+    return bool(_EachLevel.compiling) and _llvm_inlines(_EachLevel.compiling[-1][0])
+
+
+def _llvm_inlines(module: str) -> bool:
+    """Whether the package of ``module`` (a game's, for its kernel) declares LLVM_INLINES_HELPERS."""
+    return bool(getattr(sys.modules.get(module.rsplit(".", 1)[0]), "LLVM_INLINES_HELPERS", False))
+
+
+#: ``inline=`` of the small shared helpers (``rng``, ``bits``, ``ix``): a game package chooses
+#: how they are inlined into its code. numba's inliner copies a helper's IR into every call
+#: site and types it again there: in Pitch, 143 copies of ``next_u64_w``, 286 of ``_rotl``,
+#: the largest part of what its compile typed (2026-12-07). A game that declares
+#: ``LLVM_INLINES_HELPERS = True`` gets calls that LLVM inlines (``forceinline``), and its
+#: warm-up (scripts/warm.py) takes less time; its games as fast (paired runs). Ninety-Nine and
+#: Two-Ten-Jack keep numba's inlining: their games ran 5-10% slower with LLVM's (the
+#: helpers are the same code; why LLVM's result is slower there was not found).
+HELPER_INLINE = _InlinedAsTheGameChooses()
 
 
 class _EachLevel(numba.core.event.Listener):
@@ -555,7 +608,7 @@ class GameCacheLocator(_caching._SourceFileBackedLocatorMixin, _caching._CacheLo
 import numpy as _np  # noqa: E402
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def ix(i):
     """``i`` as an unsigned array index, for hot loops only and only where ``i >= 0``.
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.jit import ix, njit
+from analyzer.jit import HELPER_INLINE, ix, njit
 
 DEAL = 0
 PLAY = 1
@@ -29,7 +29,7 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 _TWO32 = np.uint64(1 << 32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def _mix(z: np.uint64) -> np.uint64:
     # no reassignment of the argument: numba's inline="always" has mishandled that
     a = (z ^ (z >> np.uint64(30))) * _MIX1
@@ -37,7 +37,7 @@ def _mix(z: np.uint64) -> np.uint64:
     return b ^ (b >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
@@ -53,7 +53,7 @@ def seed_stream(state: np.ndarray, seed: np.uint64, index: np.int64, purpose: np
         state[j] = _mix(x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def hand_purpose(hand: np.int64) -> np.int64:
     """Purpose of the deal stream of hand ``hand`` (1-based).
 
@@ -64,7 +64,7 @@ def hand_purpose(hand: np.int64) -> np.int64:
     return HAND + hand
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def next_u64(state: np.ndarray) -> np.uint64:
     """xoshiro256**: the next 64-bit output; advances ``state`` in place (:func:`next_u64_w`)."""
     result, words = next_u64_w(load_words(state))
@@ -72,7 +72,7 @@ def next_u64(state: np.ndarray) -> np.uint64:
     return result
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def randbelow(state: np.ndarray, n: np.int64) -> np.int64:
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased (Lemire;
     :func:`randbelow_w`); advances ``state`` in place."""
@@ -81,13 +81,13 @@ def randbelow(state: np.ndarray, n: np.int64) -> np.int64:
     return value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def uniform01(state: np.ndarray) -> np.float64:
     """Uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def draw_lazy(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndarray) -> np.int64:
     """One step of a forward Fisher-Yates shuffle of ``deck[top:end]``.
 
@@ -154,19 +154,19 @@ def preview_order(deck: np.ndarray, top: np.int64, end: np.int64, state: np.ndar
 # and put it back with ``store_words`` before anything else reads the array. They are the
 # one implementation: ``next_u64``, ``randbelow`` and ``draw_lazy`` wrap them.
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def load_words(state: np.ndarray) -> tuple:
     """The state of a uint64[4] array as a tuple of four words."""
     return state[0], state[1], state[2], state[3]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def store_words(state: np.ndarray, words: tuple) -> None:
     """Write a tuple of four words back into a uint64[4] state array."""
     state[0], state[1], state[2], state[3] = words
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def next_u64_w(words: tuple) -> tuple:
     """xoshiro256** on a word tuple: (the next 64-bit output, the advanced words)."""
     s0, s1, s2, s3 = words
@@ -179,7 +179,7 @@ def next_u64_w(words: tuple) -> tuple:
     return result, (n0, n1, n2 ^ t, _rotl(n3, 45))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def randbelow_w(words: tuple, n: np.int64) -> tuple:
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased (Lemire: the
     high 32 bits of an output times ``n``, retried below the threshold), on a word tuple:
@@ -197,7 +197,7 @@ def randbelow_w(words: tuple, n: np.int64) -> tuple:
     return np.int64(m >> np.uint64(32)), w
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=HELPER_INLINE)
 def draw_lazy_w(deck: np.ndarray, top: np.int64, end: np.int64, words: tuple) -> tuple:
     """One forward Fisher-Yates step (:func:`draw_lazy`) on a word tuple: (card, advanced words)."""
     k, w = randbelow_w(words, end - top)

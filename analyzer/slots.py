@@ -27,7 +27,7 @@ def empty_slot(view, legal, n, rng):
     return -1
 
 
-@njit(inline="always")
+@njit(forceinline=True)
 def _legal_at(legal, n, i):
     return legal[i] if i < n else -1
 

@@ -312,3 +312,46 @@ def test_a_function_inlined_twice_computes_as_written():
 
     assert [twice(a, b) for a, b in [(1, 2), (-4, 0), (2, 5)]] == [
         _branchy(a) * 100 + _branchy(b) for a, b in [(1, 2), (-4, 0), (2, 5)]]
+
+
+def test_shared_helpers_are_inlined_by_numba_or_by_llvm_as_the_game_declares(monkeypatch):
+    """jit.HELPER_INLINE: a function of a package that declares ``LLVM_INLINES_HELPERS = True``
+    calls a shared helper (``bits.popcount``), which LLVM inlines; any other function gets
+    numba's inlined copy. Both compute the same."""
+    import types as pytypes
+
+    from numba.core import inline_closurecall
+
+    from analyzer import jit
+    from analyzer.bits import popcount
+
+    package = pytypes.ModuleType("llvm_inlining_game")
+    package.LLVM_INLINES_HELPERS = True
+    monkeypatch.setitem(sys.modules, "llvm_inlining_game", package)
+    inlined: list[str] = []
+    numba_inline = inline_closurecall.InlineWorker.inline_function
+
+    def spy(worker, caller_ir, block, i, function, *args, **kwargs):
+        inlined.append(function.__name__)
+        return numba_inline(worker, caller_ir, block, i, function, *args, **kwargs)
+
+    monkeypatch.setattr(inline_closurecall.InlineWorker, "inline_function", spy)
+
+    def in_the_game(x):
+        return popcount(x) + 1
+
+    def elsewhere(x):
+        return popcount(x) + 2
+
+    in_the_game.__module__ = "llvm_inlining_game.kernel"
+    assert njit(entry=True)(in_the_game)(0b1011) == 4
+    assert inlined == []
+    assert njit(entry=True)(elsewhere)(0b1011) == 5
+    assert inlined == ["popcount"]
+    # read as numba reads it: "always" outside a compile; one instance, pickled as itself
+    assert jit.HELPER_INLINE == "always" and jit.HELPER_INLINE != "never"
+    import pickle
+
+    assert pickle.loads(pickle.dumps(jit.HELPER_INLINE)) is jit.HELPER_INLINE
+    assert {g for g in ("hearts2", "twenty_two", "pitch10", "ninety_nine", "two_ten_jack")
+            if jit._llvm_inlines(f"analyzer.games.{g}.kernel")} == {"hearts2", "twenty_two", "pitch10"}

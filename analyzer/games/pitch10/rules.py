@@ -117,14 +117,14 @@ def bid_options(high: np.int64, stuck: bool, legal: np.ndarray) -> np.int64:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def dealer_stuck(turn: np.int64, high: np.int64) -> bool:
     """Whether the bidder at ``turn`` (0 = left of the dealer) is the dealer after three
     passes, whose only bid is 4."""
     return turn == 3 and high == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def rest_receiver(pitcher: np.int64, move: np.int64) -> np.int64:
     """Who gets the rest of the stock after the pitcher's give decision ``move``: the
     pitcher (keep) or its partner (give)."""

@@ -37,13 +37,13 @@ MAX_LEGAL = 2048
 NIB = np.int64(15)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def nib(packed: np.int64, rank: np.int64) -> np.int64:
     """How many cards of ``rank`` the packed count vector holds."""
     return (packed >> (4 * rank)) & NIB
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def one(rank: np.int64) -> np.int64:
     """The packed vector of one card of ``rank``."""
     return np.int64(1) << (4 * rank)
@@ -57,7 +57,7 @@ M_BYTE_SUM = np.uint64(0x0101010101010101)
 M_SET = np.int64((1 << 52) - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def set_size(packed: np.int64) -> np.int64:
     """How many cards a packed set holds (sum of its nibbles, without a loop)."""
     x = (packed & M_LOW_NIBBLES) + ((packed >> 4) & M_LOW_NIBBLES)  # byte sums <= 30
@@ -71,7 +71,7 @@ def beats(x: np.int64, best: np.int64) -> bool:
     return beats_any(x, best)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def beats_any(x: np.int64, best: np.int64) -> bool:
     """True when set ``x`` matches or beats ``best`` (both of the same size).
 
@@ -121,7 +121,7 @@ def highest_set(hand: np.int64, s: np.int64) -> np.int64:
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def presence(hand: np.int64) -> np.int64:
     """Bit 4r set for every rank r the packed set holds."""
     x = hand | (hand >> 1)
@@ -129,7 +129,7 @@ def presence(hand: np.int64) -> np.int64:
     return x & M_RANK_BITS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def lowest_rank(hand: np.int64) -> np.int64:
     """The lowest rank held (-1 for an empty set); bit scans, no loop."""
     if hand == 0:
@@ -137,7 +137,7 @@ def lowest_rank(hand: np.int64) -> np.int64:
     return lowest(presence(hand)) >> 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def highest_rank(hand: np.int64) -> np.int64:
     """The highest rank held (-1 for an empty set)."""
     if hand == 0:
@@ -421,7 +421,7 @@ def take_cards(mask: np.int64, move: np.int64) -> np.int64:
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def next_active(seat: np.int64, active: np.ndarray) -> np.int64:
     """The next seat clockwise from ``seat`` that is still in the game."""
     last = active.shape[0] - 1
