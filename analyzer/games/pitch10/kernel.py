@@ -120,7 +120,7 @@ for _k in range(8):  # by numpy, not 16k Python steps at import
     BYTE_CARDS[:, :, _has] |= (np.int64(1) << CARD_AT.reshape(4, 2, 8)[:, :, _k])[:, :, None]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def cards_of16(h16, trump):
     """A strength mask (16 bits) as a 54-bit card mask."""
     return BYTE_CARDS[trump, 0, h16 & 255] | BYTE_CARDS[trump, 1, (h16 >> 8) & 255]
@@ -247,7 +247,7 @@ def fill_view(ws, seat, kind, params):
     view[vw.TARGET] = params[P_TARGET]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def is_in(move, legal, n):
     for i in range(n):
         if legal[i] == move:
@@ -255,7 +255,7 @@ def is_in(move, legal, n):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def trump_legal(h16, trump, legal):
     """The trumps held, as card codes (low to high strength); returns how many. Visits
     the set bits only (a bit scan each)."""
@@ -340,7 +340,7 @@ def start_hand(ws, out, trace, tracing):
         tr.emit_list(trace, TAG_STOCK, tmp, preview_into(deck, DEALT, NCARDS, deal_rng, tmp, ws.scratch))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def decision(ws, fill):
     """(seat, kind, number of legal moves) of the current decision; ``legal`` is written
     for bids, trumps and give always, for discards and plays only when ``fill``."""
@@ -362,7 +362,7 @@ def decision(ws, fill):
     return seat, (KIND_DISCARD if ph == PH_DISCARD else KIND_PLAY), popcount(h16[seat])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def start_trick(ws, leader):
     trick, h16, sc = ws.trick, ws.h16, ws.sc
     for j in range(4):
@@ -379,7 +379,7 @@ def start_trick(ws, leader):
     sc[S_POINTS] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def later_in_trick(sc, seat):
     """Whether a player plays after ``seat`` in the current trick."""
     leader = sc[S_LEADER]
