@@ -340,7 +340,7 @@ def start_hand(ws, out, trace, tracing):
         tr.emit_list(trace, TAG_STOCK, tmp, preview_into(deck, DEALT, NCARDS, deal_rng, tmp, ws.scratch))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, entry=True)  # spec.py reads a position's decision from Python too
 def decision(ws, fill):
     """(seat, kind, number of legal moves) of the current decision; ``legal`` is written
     for bids, trumps and give always, for discards and plays only when ``fill``."""
