@@ -275,6 +275,8 @@ def njit(*args, entry: bool = False, **options):
     ``entry=True``: the analyzer's Python code calls it (a kernel's entry point, a sampler
     the Python side uses): compiled once, with the CPython wrapper. Functions with
     ``inline="always"`` or an explicit signature (the first-class slots) are numba's as is.
+    The shared helpers (``inline=HELPER_INLINE``) are kernel-only and ``forceinline``: where
+    numba does not copy them into the caller, LLVM inlines the call.
     """
     if len(args) == 1 and callable(args[0]) and not options and not entry:
         return njit()(args[0])
