@@ -47,7 +47,7 @@ RANK_MOVE_COUNT = np.array([1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2], dtype=np.int
 RANK_OF = np.array([c % 13 for c in range(52)], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def total_after(total: np.int64, move: np.int64) -> np.int64:
     """The pile total after ``move`` (may exceed 99: the caller checks legality)."""
     if move == MOVE_KING:
@@ -75,7 +75,7 @@ LEGAL_AT = np.array([_legal_at(t) for t in range(LIMIT + 1)], dtype=np.int64)
 RANK_MOVES = np.array([((1 << RANK_MOVE_COUNT[r]) - 1) << RANK_FIRST_MOVE[r] for r in range(13)], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def legal_moves(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.ndarray) -> np.int64:
     """Write the distinct legal move codes of ``hands[seat]`` (card codes) into ``legal``.
 
@@ -97,7 +97,7 @@ def legal_moves(hands: np.ndarray, seat: np.int64, total: np.int64, legal: np.nd
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def slot_of_rank(hands: np.ndarray, seat: np.int64, rank: np.int64) -> np.int64:
     """Index of the card of ``rank`` to play: the lowest suit held (C < D < H < S).
 
@@ -114,7 +114,7 @@ def slot_of_rank(hands: np.ndarray, seat: np.int64, rank: np.int64) -> np.int64:
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def next_active(seat: np.int64, direction: np.int64, active: np.ndarray) -> np.int64:
     """The next seat still in the game from ``seat`` in ``direction`` (1 or -1)."""
     players = active.shape[0]
