@@ -75,7 +75,7 @@ _U32S = np.uint64(32)
 LEMIRE_THRESHOLD = np.array([0] + [((1 << 32) - n) % n for n in range(1, DECK_SIZE + 1)], dtype=np.uint64)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def xoshiro(s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64) -> tuple:
     """One step of the shared generator (analyzer.rng.next_u64_w, xoshiro256**) on a state
     held in scalars: (output, s0, s1, s2, s3). Hot loops load the state once and store it
@@ -84,7 +84,7 @@ def xoshiro(s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64) -> tuple
     return x, w[0], w[1], w[2], w[3]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def randbelow_state(n: np.int64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64) -> tuple:
     """Uniform integer in ``[0, n)`` (analyzer.rng.randbelow_w: Lemire, exactly unbiased,
     from the high 32 bits of one output) on a state held in scalars: (value, s0, s1, s2, s3)."""
@@ -92,7 +92,7 @@ def randbelow_state(n: np.int64, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3
     return k, w[0], w[1], w[2], w[3]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def swap_in(deck: np.ndarray, pos: np.int64, m: np.uint64) -> np.int64:
     """One Fisher-Yates step: the card ``m >> 32`` places after ``pos`` (a Lemire product)
     is swapped into ``deck[pos]``; returns it."""
@@ -191,14 +191,14 @@ def first_lead(dead: np.int64) -> np.int64:
 
 # ---- legal moves ---------------------------------------------------------------------
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def hearts_broken(hand0: np.int64, hand1: np.int64, dead: np.int64) -> bool:
     """At a lead: has a heart been played to an earlier trick? (A heart that is neither
     held nor dead was played.)"""
     return (HEART_MASK & ~(hand0 | hand1 | dead)) != 0
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def legal_lead(hand: np.int64, broken: bool) -> np.int64:
     """Leads allowed (not the first trick's): no heart before hearts are broken, unless
     the hand holds only hearts. QS may always be led."""
@@ -208,13 +208,13 @@ def legal_lead(hand: np.int64, broken: bool) -> np.int64:
     return rest if rest else hand
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def follow_mask(led: np.int64) -> np.int64:
     """The mask of the suit of the card ``led``."""
     return SUIT_MASK_OF[led]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def legal_follow(hand: np.int64, follow: np.int64) -> np.int64:
     """Follow the suit led (``follow``: its mask) if able, else any card; QS is no
     exception to following."""
@@ -222,7 +222,7 @@ def legal_follow(hand: np.int64, follow: np.int64) -> np.int64:
     return same if same else hand
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def second_wins(led: np.int64, card: np.int64, follow: np.int64) -> bool:
     """Does the follower's ``card`` beat the ``led`` card (``follow``: the mask of its
     suit)? The higher card of the suit led, or any heart on a non-heart lead: hearts are
@@ -232,13 +232,13 @@ def second_wins(led: np.int64, card: np.int64, follow: np.int64) -> bool:
     return ((1 << card) & HEART_MASK) != 0
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def trick_points(led: np.int64, card: np.int64) -> np.int64:
     """Points of a trick: 1 per heart, 13 for QS."""
     return CARD_POINTS[led] + CARD_POINTS[card]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def mask_points(x: np.int64) -> np.int64:
     """Points of the cards in mask ``x``: 1 per heart, 13 for QS."""
     return popcount(x & HEART_MASK) + (13 if x & QS_BIT else 0)
@@ -285,7 +285,7 @@ KNOWN_DEAD[C4] = 1 << C2
 KNOWN_DEAD[C6] = (1 << C2) | (1 << C4)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def legal_now(hand: np.int64, trick: np.int64, first: np.int64, led: np.int64, h0: np.int64, h1: np.int64,
               dead: np.int64) -> np.int64:
     """Legal cards of the player to move (``led`` < 0: leading trick ``trick``)."""
@@ -296,7 +296,7 @@ def legal_now(hand: np.int64, trick: np.int64, first: np.int64, led: np.int64, h
     return legal_lead(hand, hearts_broken(h0, h1, dead))
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def end_trick(leader: np.int64, led: np.int64, card: np.int64, taken0: np.int64, taken1: np.int64,
               ntr0: np.int64) -> tuple:
     """Resolve a trick: (winner, taken0, taken1, tricks won by seat 0), branch-free."""
@@ -305,7 +305,7 @@ def end_trick(leader: np.int64, led: np.int64, card: np.int64, taken0: np.int64,
     return winner, taken0 + (pts & (winner - 1)), taken1 + (pts & -winner), ntr0 + 1 - winner
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def play_card(seat: np.int64, card: np.int64, h0: np.int64, h1: np.int64, leader: np.int64, trick: np.int64,
               led: np.int64, taken0: np.int64, taken1: np.int64, ntr0: np.int64) -> tuple:
     """``seat`` plays ``card``: it leaves the seat's hand; it is led, or it ends the trick
@@ -320,7 +320,7 @@ def play_card(seat: np.int64, card: np.int64, h0: np.int64, h1: np.int64, leader
     return h0, h1, leader, trick + 1, -1, taken0, taken1, ntr0
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def shown_void(trick: np.int64, led: np.int64, card: np.int64, broken: bool) -> np.int64:
     """Cards a play shows its player no longer holds (public inference): the suit led,
     when the player does not follow it; every non-heart (QS included), when the player
