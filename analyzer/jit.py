@@ -280,9 +280,10 @@ def njit(*args, entry: bool = False, **options):
     """
     if len(args) == 1 and callable(args[0]) and not options and not entry:
         return njit()(args[0])
-    if options.get("inline") is HELPER_INLINE:
+    helper = options.get("inline") is HELPER_INLINE
+    if helper:
         options.setdefault("forceinline", True)  # where numba does not inline it, LLVM does
-    elif args or options.get("inline") == "always":
+    if args or (not helper and options.get("inline") == "always"):
         return numba.njit(*args, **options)
     options.setdefault("no_cfunc_wrapper", True)
     if entry:
@@ -334,9 +335,14 @@ def _llvm_game_compiling() -> bool:
     return bool(_EachLevel.compiling) and _llvm_inlines(_EachLevel.compiling[-1][0])
 
 
+def _declares(module: str, flag: str) -> bool:
+    """Whether the package of ``module`` (a game's, for its kernel) declares ``flag = True``
+    in its ``__init__.py`` (LLVM_INLINES_HELPERS, OPTIMIZE_EACH_LEVEL)."""
+    return bool(getattr(sys.modules.get(module.rsplit(".", 1)[0]), flag, False))
+
+
 def _llvm_inlines(module: str) -> bool:
-    """Whether the package of ``module`` (a game's, for its kernel) declares LLVM_INLINES_HELPERS."""
-    return bool(getattr(sys.modules.get(module.rsplit(".", 1)[0]), "LLVM_INLINES_HELPERS", False))
+    return _declares(module, "LLVM_INLINES_HELPERS")
 
 
 #: ``inline=`` of the small shared helpers (``rng``, ``bits``, ``ix``): a game package chooses
@@ -367,8 +373,7 @@ class _EachLevel(numba.core.event.Listener):
 
     def on_start(self, event) -> None:
         function = event.data["dispatcher"].py_func
-        package = sys.modules.get(function.__module__.rsplit(".", 1)[0])
-        self.stack.append(bool(getattr(package, "OPTIMIZE_EACH_LEVEL", False)))
+        self.stack.append(_declares(function.__module__, "OPTIMIZE_EACH_LEVEL"))
         self.compiling.append((function.__module__, function.__qualname__))
 
     def on_end(self, event) -> None:
