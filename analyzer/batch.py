@@ -434,18 +434,28 @@ class ChunkFailure:
 
     error: type
     message: str
+    #: the worker's address when the chunk was abandoned past ``--timeout`` and its thread
+    #: still spins there (a strategy stuck in a loop): only ending the process stops it
+    stuck_on: str | None = None
 
 
 def play_chunk_remote(run: Run, start: int, count: int, timeout: float | None = None) -> Any:
     """``play_chunk`` on a Dask worker; a fault of the job comes back as a ChunkFailure,
     naming the user's strategy files by the paths the job gave, not where they landed."""
+    from analyzer.runner import kernel_left_running
+
     try:
         return play_chunk(run, start, count, timeout=timeout)
     except (AnalyzerError, StrategyError) as exc:
         message = str(exc)
         for given, landed in (run.land_sources() if run.sources else {}).items():
             message = message.replace(landed, given)
-        return ChunkFailure(type(exc), message)
+        stuck_on = None
+        if kernel_left_running():
+            from distributed import get_worker
+
+            stuck_on = get_worker().address
+        return ChunkFailure(type(exc), message, stuck_on)
 
 
 def _review_chunk(run: Run, start: int, count: int, threads: int) -> Any:
@@ -639,7 +649,7 @@ def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | N
             if todo:
                 execute = _dask_execute if (scheduler or local_cluster) else _local_execute
                 execute(todo, store, display, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
-                        games=sorted({r.game for r in runs}), done=done, timeout=timeout)
+                        games=sorted({r.game for r in runs}), done=done, timeout=timeout, warn=warn)
         except KeyboardInterrupt:
             raise JobInterrupted(total - len(todo) + done[0], total) from None
         finally:
@@ -674,7 +684,7 @@ def _local_execute(todo, store: Checkpoints, display, workers: int | None, done:
 
 
 def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, local_cluster: int | None,
-                  games: list[str], done: list[int], timeout: float | None, **_) -> None:
+                  games: list[str], done: list[int], timeout: float | None, warn=None, **_) -> None:
     from distributed import Client, LocalCluster, as_completed
 
     cluster = None
@@ -706,6 +716,8 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
             result = future.result()
             if isinstance(result, ChunkFailure):
                 client.cancel(list(futures))
+                if result.stuck_on and scheduler:
+                    _restart_stuck_worker(client, result.stuck_on, warn)
                 raise result.error(result.message)
             store.save(run, start, count, result)
             done[0] += 1
@@ -714,6 +726,22 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _restart_stuck_worker(client, address: str, warn) -> None:
+    """Restart the Dask worker at ``address``, whose thread still runs a chunk abandoned past
+    ``--timeout`` (numba's compiled loop cannot be stopped from Python): left alone, it would
+    spin on a core of the user's cluster for ever. Its nanny starts it again; a worker
+    without one is only named. (A ``--local-cluster`` ends with the job: nothing to do.)"""
+    say = warn or (lambda text: None)
+    try:
+        client.restart_workers([address], timeout=60, raise_for_error=True)
+    except Exception as exc:  # noqa: BLE001  (no nanny, gone, ...: the job's error comes first)
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        say(f"warning: Dask worker {address} still runs the chunk stopped at --timeout and could not "
+            f"be restarted ({reason[:120]}): restart it")
+        return
+    say(f"warning: restarted Dask worker {address}: the chunk stopped at --timeout still ran there")
 
 
 def _write_results(runs: list[Run], store: Checkpoints, out: Path) -> None:

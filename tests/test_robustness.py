@@ -325,6 +325,41 @@ seats = {{ 0 = "{HOSTILE}:loops" }}
     busy.close()
 
 
+def test_a_remote_dask_worker_left_spinning_past_timeout_is_restarted(tmp_path):
+    """On a user's own Dask cluster (``--scheduler``) the chunk stopped at ``--timeout`` would
+    spin on its worker's thread for ever (compiled code cannot be stopped from Python): the
+    job restarts that worker (its nanny starts it again) and says so, besides its error."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    from analyzer.runner import kernel_left_running
+
+    (tmp_path / "job.toml").write_text(f"""[[run]]
+name = "loop"
+kind = "simulate"
+game = "hearts2"
+games = 20
+chunk = 20
+seats = {{ 0 = "{HOSTILE}:loops" }}
+""")
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0",
+                      scheduler_kwargs={"dashboard": False}, silence_logs=logging.ERROR) as cluster, \
+            Client(cluster) as client:
+        before = set(client.scheduler_info()["workers"])
+        result = run("batch", "job.toml", "--out", "out", "--timeout", "1.5", "--scheduler", cluster.scheduler_address,
+                     cwd=tmp_path, timeout=300)
+        lines = _error_lines(result.stderr)
+        assert result.returncode == 3 and lines[-1] == ("error: a chunk took longer than --timeout 1.5 s: a "
+                                                        "strategy may be stuck in a loop"), result.stderr
+        assert [line for line in lines[:-1] if "Dask worker" in line] == [
+            f"warning: restarted Dask worker {next(iter(before))}: the chunk stopped at --timeout still ran there"]
+        client.wait_for_workers(1, timeout=60)
+        assert list(client.run(kernel_left_running).values()) == [False]
+        assert set(client.scheduler_info()["workers"]) != before  # a new process
+    assert [p.name for p in tmp_path.iterdir()] == ["job.toml"]
+
+
 def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
     args = [*ANALYZER, "simulate", "hearts2", "--games", "20", "--seat", f"0={HOSTILE}:loops"]
     # the timeout first: it compiles the strategy (then cached) and says how long a run takes
