@@ -299,15 +299,20 @@ def test_compare_variants_and_play_stop_a_strategy_stuck_in_a_loop_at_timeout(co
     assert not list(tmp_path.iterdir())
 
 
-def test_a_batch_job_stops_a_strategy_stuck_in_a_loop_at_timeout_locally_and_on_dask(tmp_path):
-    (tmp_path / "job.toml").write_text(f"""[[run]]
+def _write_looping_job(folder: Path, games: int) -> None:
+    """``folder/job.toml``: one simulate run of hearts2, chunks of 20 games, seat 0 stuck in a loop."""
+    (folder / "job.toml").write_text(f"""[[run]]
 name = "loop"
 kind = "simulate"
 game = "hearts2"
-games = 40
+games = {games}
 chunk = 20
 seats = {{ 0 = "{HOSTILE}:loops" }}
 """)
+
+
+def test_a_batch_job_stops_a_strategy_stuck_in_a_loop_at_timeout_locally_and_on_dask(tmp_path):
+    _write_looping_job(tmp_path, games=40)
     # port 8787 busy, as when another Dask cluster runs: the local cluster must not warn of it
     import socket
 
@@ -335,14 +340,7 @@ def test_a_remote_dask_worker_left_spinning_past_timeout_is_restarted(tmp_path):
 
     from analyzer.runner import kernel_left_running
 
-    (tmp_path / "job.toml").write_text(f"""[[run]]
-name = "loop"
-kind = "simulate"
-game = "hearts2"
-games = 20
-chunk = 20
-seats = {{ 0 = "{HOSTILE}:loops" }}
-""")
+    _write_looping_job(tmp_path, games=20)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0",
                       scheduler_kwargs={"dashboard": False}, silence_logs=logging.ERROR) as cluster, \
             Client(cluster) as client:
