@@ -442,20 +442,17 @@ class ChunkFailure:
 def play_chunk_remote(run: Run, start: int, count: int, timeout: float | None = None) -> Any:
     """``play_chunk`` on a Dask worker; a fault of the job comes back as a ChunkFailure,
     naming the user's strategy files by the paths the job gave, not where they landed."""
-    from analyzer.runner import kernel_left_running
-
     try:
         return play_chunk(run, start, count, timeout=timeout)
     except (AnalyzerError, StrategyError) as exc:
+        from distributed import get_worker
+
+        from analyzer.runner import kernel_left_running
+
         message = str(exc)
         for given, landed in (run.land_sources() if run.sources else {}).items():
             message = message.replace(landed, given)
-        stuck_on = None
-        if kernel_left_running():
-            from distributed import get_worker
-
-            stuck_on = get_worker().address
-        return ChunkFailure(type(exc), message, stuck_on)
+        return ChunkFailure(type(exc), message, get_worker().address if kernel_left_running() else None)
 
 
 def _review_chunk(run: Run, start: int, count: int, threads: int) -> Any:
