@@ -90,7 +90,7 @@ class Sizes:
     paired_target: float       # ... it stops at the first look whose headline 95% half-width is at most this
 
 
-QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=4, ladder_first_look=2, pimc_k=4, ismcts_iterations=20,
+QUICK = Sizes(tournament=400, tournament_mc=24, mc_k=8, ladder=2, ladder_first_look=1, pimc_k=4, ismcts_iterations=20,
               mc_k_low=2, pimc_k_low=2, ismcts_iterations_low=5, speed_games=1,
               convergence_first=250, convergence_max=2000,
               convergence_target=0.02, simulate=1000, records=120, records_sweep=40, records_batch=60,

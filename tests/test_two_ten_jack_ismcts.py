@@ -51,12 +51,12 @@ def test_ismcts_games_follow_the_rules_and_end():
 
 
 def test_ismcts_games_are_reproducible(tmp_path):
-    kw = dict(games=12, seed=9, seats=["ismcts:iterations=30", "heuristic"])
+    kw = dict(games=6, seed=9, seats=["ismcts:iterations=30", "heuristic"])
     api.simulate(GAME, workers=1, out=str(tmp_path / "a.csv"), **kw)
-    api.simulate(GAME, workers=2, chunk=5, out=str(tmp_path / "b.csv"), **kw)
+    api.simulate(GAME, workers=2, chunk=2, out=str(tmp_path / "b.csv"), **kw)
     a, b = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
     pd.testing.assert_frame_equal(a, b)
-    assert len(a) == 12
+    assert len(a) == 6
     # the same game as simulate plays (records and simulate run one loop)
     record = api.play(GAME, seed=9, index=3, games=1, seats=["ismcts:iterations=30", "heuristic"])[0]
     assert record[-1]["scores"] == [int(a.loc[3, "score_0"]), int(a.loc[3, "score_1"])]

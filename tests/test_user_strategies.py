@@ -47,6 +47,21 @@ def pair(result, x: str, y: str) -> pd.Series:
 # ---- ninety-nine: [cautious, uniform_always] for compare and batch ----------------------------
 
 @pytest.fixture(scope="module")
+def dask_cluster():
+    """One Dask cluster of two worker processes for this file's Dask tests, reached by its
+    address as ``--scheduler tcp://HOST:8786`` reaches one on other machines (the docs'
+    example cannot run without one). Each start is some seconds of processes importing the
+    engine; ``--local-cluster``'s own is started below and in tests/test_batch.py."""
+    import logging
+
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0",
+                      scheduler_kwargs={"dashboard": False}, silence_logs=logging.ERROR) as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
 def nn_round_robin():
     return api.compare("ninety-nine", [CAUTIOUS, UNIFORM_ALWAYS, "heuristic", CAUTIOUS], games=1500, seed=5,
                        workers=2)
@@ -153,20 +168,12 @@ def test_batch_key_follows_the_strategy_file(tmp_path):
     assert [r.key for r in batch.load_job(plain)] == [r.key for r in batch.load_job(plain)]
 
 
-def test_dask_batch_with_user_strategies_equals_the_local_one(tmp_path):
+def test_dask_batch_with_user_strategies_equals_the_local_one(tmp_path, dask_cluster):
     """The strategy files travel with the job (batch.Run.travelling): the workers of a Dask
-    cluster play the same games as the local backend. The cluster is started here and
-    reached by its address, as ``--scheduler tcp://HOST:8786`` reaches one on other machines
-    (the docs' example cannot run without one)."""
-    import logging
-
-    from distributed import LocalCluster
-
+    cluster play the same games as the local backend."""
     job = _job(tmp_path, [CAUTIOUS, UNIFORM_ALWAYS], {0: CAUTIOUS, 1: UNIFORM_ALWAYS})
     batch.run_job(job, tmp_path / "local", workers=2)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0",
-                      scheduler_kwargs={"dashboard": False}, silence_logs=logging.ERROR) as cluster:
-        batch.run_job(job, tmp_path / "dask", scheduler=cluster.scheduler_address)
+    batch.run_job(job, tmp_path / "dask", scheduler=dask_cluster)
     for name in ("cmp/pairs", "sim/seats"):
         local = pd.read_parquet(tmp_path / "local" / f"{name}.parquet")
         dask = pd.read_parquet(tmp_path / "dask" / f"{name}.parquet")
@@ -352,12 +359,12 @@ def test_mc_with_a_user_base_plays_the_games_of_its_built_in_twin():
     assert not _unlabelled(other.tables["seats"]).equals(_unlabelled(builtin.tables["seats"]))
 
 
-def test_an_illegal_move_on_dask_is_one_error_naming_the_file_as_given(tmp_path, capfd):
+def test_an_illegal_move_on_dask_is_one_error_naming_the_file_as_given(tmp_path, capfd, dask_cluster):
     """On a Dask worker the file lives under the cache; the error names it as the job did,
     comes back once (not retried, no worker traceback), and nothing is written."""
     job = _job(tmp_path, ["heuristic", "random"], {0: f"{USER}:never_legal"}, games=400, chunk=200)
     with pytest.raises(StrategyError) as failed:
-        batch.run_job(job, tmp_path / "out", local_cluster=2)
+        batch.run_job(job, tmp_path / "out", scheduler=dask_cluster)
     message = str(failed.value)
     assert message.startswith(f"strategy {USER}:never_legal (seat 0) returned an illegal move '<move code -7>'")
     assert "; legal: " in message
@@ -382,7 +389,7 @@ def test_batch_with_a_user_base_travels_to_dask(tmp_path):
     assert runs[0].user_strategies() == [UNIFORM_ALWAYS]
     assert UNIFORM_ALWAYS.rsplit(":", 1)[0] in runs[0].travelling().sources
     batch.run_job(job, tmp_path / "local", workers=2)
-    batch.run_job(job, tmp_path / "dask", local_cluster=2)
+    batch.run_job(job, tmp_path / "dask", local_cluster=2)  # the cluster of --local-cluster 2
     for name in ("cmp/pairs", "sim/seats"):
         pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "local" / f"{name}.parquet"),
                                       pd.read_parquet(tmp_path / "dask" / f"{name}.parquet"))
@@ -439,7 +446,7 @@ def test_pimc_breaks_ties_with_a_user_base_in(game):
     twin = USER_BASE_GAMES[game][0]
 
     def reported(base: str) -> list:
-        return _reported(api.simulate(game, games=40, seed=5, seats={0: f"pimc:k=4,base={base}"}, workers=2))
+        return _reported(api.simulate(game, games=12, seed=5, seats={0: f"pimc:k=4,base={base}"}, workers=2))
 
     same = reported("random")
     assert _same(reported(twin), same)
