@@ -1,10 +1,22 @@
-"""Shared test helpers: run the real CLI entry point and capture what it prints."""
+"""Shared test helpers: run the real CLI entry point and capture what it prints; load a
+script of ``scripts/`` as a module."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
+from pathlib import Path
 
 import pytest
+
+
+def load_script(name: str):
+    """``scripts/<name>.py`` as a module (scripts are not a package)."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def exit_status_of_main() -> int:

@@ -287,14 +287,9 @@ def test_ismcts_parameters_are_checked_in_one_line():
 # ---- hands=0: the hand, valued by the match-equity table (met.py, scripts/pitch10_met.py) ----------
 
 def _met_script():
-    import importlib.util
-    from pathlib import Path
+    from conftest import load_script
 
-    path = Path(__file__).resolve().parent.parent / "scripts" / "pitch10_met.py"
-    spec = importlib.util.spec_from_file_location("pitch10_met", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("pitch10_met")
 
 
 def test_match_equity_table_is_a_probability_monotone_and_symmetric():

@@ -119,6 +119,9 @@ class GameSpec:
     lower_score_wins: bool = False
     #: what a score is, for the line that explains a score margin
     score_unit: str = "points"
+    #: about how long ``make warm`` takes to compile this game on an empty cache (seconds, a
+    #: 2-core machine): scripts/warm.py shares the games' warm-ups out between its processes by it
+    warm_up_seconds: float = 60.0
 
     # ---- rules ---------------------------------------------------------------------
     def option(self, name: str) -> RuleOption:

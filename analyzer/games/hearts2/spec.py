@@ -350,4 +350,5 @@ SPEC = Hearts2Spec(
     lower_score_wins=True,
     decision_kinds=["play"],
     trace_rows=16_384,  # a 100-point game writes about 2,000 rows; records.py grows it when needed
+    warm_up_seconds=40,  # make warm on an empty cache, 2026-12-07
 )

@@ -364,4 +364,5 @@ SPEC = NinetyNineSpec(
                                                    "rounds": 1}),
     },
     decision_kinds=["play"],
+    warm_up_seconds=63,  # make warm on an empty cache, 2026-12-07
 )

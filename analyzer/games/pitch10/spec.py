@@ -817,4 +817,5 @@ SPEC = Pitch10Spec(
                                 "search": (SEARCH_PLAY, SEARCH_PHASE)}),
     },
     decision_kinds=list(KINDS),
+    warm_up_seconds=84,  # make warm on an empty cache, 2026-12-07
 )

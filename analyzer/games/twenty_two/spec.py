@@ -552,4 +552,5 @@ SPEC = TwentyTwoSpec(
     lower_score_wins=True,
     decision_kinds=list(KINDS),
     trace_rows=50_000,
+    warm_up_seconds=60,  # make warm on an empty cache, 2026-12-07
 )
