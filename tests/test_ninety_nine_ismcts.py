@@ -71,9 +71,10 @@ def test_ismcts_does_not_play_the_move_that_loses_the_game_at_once():
 
 
 def test_ismcts_beats_heuristic_on_duplicate_deals():
-    result = api.compare("ninety-nine", ["ismcts:iterations=300", "heuristic"], games=60, seed=3, workers=2)
+    # 30 deals: 0.65 of the wins, 95% interval [0.585, 0.71] (60 deals gave 0.633 [0.587, 0.677])
+    result = api.compare("ninety-nine", ["ismcts:iterations=300", "heuristic"], games=30, seed=3, workers=2)
     (pair,) = [p for p in result.tables["pairs"].to_dict("records") if p["strategy"] == "ismcts:iterations=300"]
-    assert pair["games"] == 360  # 3 players: every deal under the 6 seatings of 2 strategies
+    assert pair["games"] == 180  # 3 players: every deal under the 6 seatings of 2 strategies
     assert pair["win_rate_lo"] > 0.5
 
 
