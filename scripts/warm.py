@@ -77,15 +77,24 @@ def plan(seconds: dict[str, float], jobs: int) -> list[list[str]]:
     longest game first; no lane empty."""
     names = sorted(seconds, key=lambda g: -seconds[g])
     jobs = max(1, min(jobs, len(names)))
-    if jobs ** len(names) <= 100_000:
-        def loads(lanes: tuple[int, ...]) -> list[float]:
-            return [sum(seconds[g] for g, k in zip(names, lanes) if k == lane) for lane in range(jobs)]
+    if jobs ** len(names) > 100_000:
+        return _greedy_lanes(names, seconds, jobs)
 
-        # among the plans whose longest lane is shortest, the most even (no game waiting
-        # behind another while a lane is free)
-        best = min(itertools.product(range(jobs), repeat=len(names)),
-                   key=lambda lanes: (max(loads(lanes)), sum(x * x for x in loads(lanes))))
-        return [lane for lane in ([g for g, k in zip(names, best) if k == j] for j in range(jobs)) if lane]
+    def lanes_of(assignment: tuple[int, ...]) -> list[list[str]]:
+        return [[g for g, k in zip(names, assignment) if k == lane] for lane in range(jobs)]
+
+    def cost(assignment: tuple[int, ...]) -> tuple[float, float]:
+        # the longest lane, then the most even split (no game waits behind another while a
+        # lane is free)
+        loads = [sum(seconds[g] for g in lane) for lane in lanes_of(assignment)]
+        return max(loads), sum(x * x for x in loads)
+
+    best = min(itertools.product(range(jobs), repeat=len(names)), key=cost)
+    return [lane for lane in lanes_of(best) if lane]
+
+
+def _greedy_lanes(names: list[str], seconds: dict[str, float], jobs: int) -> list[list[str]]:
+    """``names`` (longest first) each into the lane that ends first so far."""
     lanes: list[list[str]] = [[] for _ in range(jobs)]
     for game in names:
         min(lanes, key=lambda lane: sum(seconds[g] for g in lane)).append(game)
