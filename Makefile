@@ -21,8 +21,12 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # compile every game's kernels once (numba's cache), two games at a time: the first run of
-# each game is then as fast as the next ones (scripts/warm.py says which entry points)
+# each game is then as fast as the next ones (scripts/warm.py says which entry points). First
+# the package's own bytecode, which an editable install leaves out: where
+# PYTHONDONTWRITEBYTECODE is set, every process (the CLI, Dask workers, a test's subprocess)
+# would compile analyzer/ from source, 0.27 s of CPU each (a test run starts about 120)
 warm: $(STAMP)
+	@$(BIN)/python -m compileall -q analyzer
 	@$(BIN)/python scripts/warm.py --jobs $(JOBS)
 
 demo: warm
