@@ -24,9 +24,10 @@ install: $(STAMP)
 # each game is then as fast as the next ones (scripts/warm.py says which entry points). First
 # the package's own bytecode, which an editable install leaves out: where
 # PYTHONDONTWRITEBYTECODE is set, every process (the CLI, Dask workers, a test's subprocess)
-# would compile analyzer/ from source, 0.27 s of CPU each (a test run starts about 120)
+# would compile analyzer/ from source, up to 0.3 s of CPU each (a test run starts about 120).
+# checked-hash: a .pyc is used only while its source's content is the same (not its mtime)
 warm: $(STAMP)
-	@$(BIN)/python -m compileall -q analyzer
+	@$(BIN)/python -m compileall -q --invalidation-mode checked-hash analyzer
 	@$(BIN)/python scripts/warm.py --jobs $(JOBS)
 
 demo: warm
