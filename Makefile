@@ -23,8 +23,8 @@ install: $(STAMP)
 # compile every game's kernels once (numba's cache), two games at a time: the first run of
 # each game is then as fast as the next ones (scripts/warm.py says which entry points). First
 # the package's own bytecode, which an editable install leaves out: where
-# PYTHONDONTWRITEBYTECODE is set, every process (the CLI, Dask workers, a test's subprocess)
-# would compile analyzer/ from source, up to 0.3 s of CPU each (a test run starts about 120).
+# PYTHONDONTWRITEBYTECODE is set, every new process (the CLI, Dask workers, a test's
+# subprocess: about 55 in a test run) would compile analyzer/ from source, up to 0.3 s of CPU each.
 # checked-hash: a .pyc is used only while its source's content is the same (not its mtime)
 warm: $(STAMP)
 	@$(BIN)/python -m compileall -q --invalidation-mode checked-hash analyzer
