@@ -11,7 +11,7 @@ import pytest
 from analyzer import api
 from analyzer import games as registry
 from analyzer.errors import AnalyzerError
-from analyzer.records import trace_game
+from analyzer.records import to_jsonl, trace_game
 from analyzer.runner import run_games
 from analyzer.stats import Accumulator
 
@@ -92,6 +92,24 @@ def test_bad_input_is_refused_in_words(game):
         api.simulate(game, games=0)
     with pytest.raises(AnalyzerError):
         api.play(game, index=-1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_decision_number_outside_the_record_is_refused_in_words(game, tmp_path):
+    """``evaluate --at`` (and ``solve --at``, where the game has a solver) count a record's
+    decisions from 1: 0 and one past the last are refused in one line that says the range."""
+    spec = registry.get(game)
+    (events,) = api.play(game, seed=4)
+    record = tmp_path / "game.jsonl"
+    record.write_text(to_jsonl([events]), encoding="utf-8")
+    count = sum(ev["ev"] == "decide" for ev in events)
+    for at in (0, count + 1):
+        said = f"^--at must be a decision number from 1 to {count}, not {at}$"
+        with pytest.raises(AnalyzerError, match=said):
+            api.evaluate(game, record=str(record), at=at, samples=8)
+        if spec.has_solver:
+            with pytest.raises(AnalyzerError, match=said):
+                api.solve(game, record=str(record), at=at)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -285,5 +285,15 @@ def game_end_event(winner_mask: int, players: int, scores: list[int], hands: int
             "scores": scores, "hands": hands}
 
 
+def decision_index(events: list[dict[str, Any]], at: Any) -> int:
+    """Where decision ``at`` (1-based, counted over the whole record of one game, as
+    ``evaluate --at`` and ``solve --at`` count) stands in ``events``; a one-line error for a
+    number that is not one of the game's decisions."""
+    decisions = [i for i, ev in enumerate(events) if ev.get("ev") == "decide"]
+    if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(decisions):
+        raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at!r}")
+    return decisions[at - 1]
+
+
 def register_strategies(entries: list[tuple[str, str]]) -> dict[str, StrategyInfo]:
     return {name: StrategyInfo(i, desc) for i, (name, desc) in enumerate(entries)}

@@ -9,7 +9,7 @@ from typing import Any
 from analyzer.cards import CardError, token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, decision_index, game_end_event
 from analyzer.games.hearts2 import codes as C
 from analyzer.games.hearts2.codes import EV_DEAL, EV_DECIDE, EV_GAME_END, EV_HAND_END, EV_TRICK, PLAYERS, TAG_DEAD
 from analyzer.games.hearts2.rules import DEAD_CARDS, TRICKS
@@ -100,10 +100,7 @@ class Hearts2Spec(GameSpec):
         """Decision ``at`` (1-based, counted over the whole game) of a recorded game, as the
         deciding seat saw it: its hand, the cards played this hand, the scores."""
         head = events[0]
-        decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
-        if at is None or not 1 <= at <= len(decisions):
-            raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at}")
-        stop = decisions[at - 1]
+        stop = decision_index(events, at)
         seat = events[stop]["seat"]
         hand: list[str] = []
         played: list[str] = []

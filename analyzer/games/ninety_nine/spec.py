@@ -9,7 +9,7 @@ import pandas as pd
 from analyzer.cards import tokens, token
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, decision_index, game_end_event
 from analyzer.stats import Accumulator
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -134,10 +134,7 @@ class NinetyNineSpec(GameSpec):
     def position_from_record(self, events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
         """Decision ``at`` (1-based) of a recorded game, as the deciding seat saw it."""
         head = events[0]
-        decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
-        if at is None or not 1 <= at <= len(decisions):
-            raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at}")
-        stop = decisions[at - 1]
+        stop = decision_index(events, at)
         seat = events[stop]["seat"]
         hand: list[str] = []
         pile: list[str] = []

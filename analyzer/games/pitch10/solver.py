@@ -91,6 +91,7 @@ from analyzer.jit import njit  # first: it sets numba's cache folder before numb
 
 from analyzer.bits import highest, popcount  # noqa: E402,I001
 from analyzer.errors import AnalyzerError  # noqa: E402,I001
+from analyzer.games.base import decision_index  # noqa: E402,I001
 from analyzer.games.pitch10.rules import (  # noqa: E402
     CARD_AT,
     KEEP,
@@ -726,10 +727,7 @@ def position_at(events: list[dict], at: int) -> dict:
         raise AnalyzerError("a record of one game: a list of events starting with its game event")
     if events[0].get("ev") == "game" and events[0].get("game") not in (None, "pitch10"):
         raise AnalyzerError(f"this is a record of {events[0].get('game')}, not pitch10")
-    decisions = [i for i, ev in enumerate(events) if ev.get("ev") == "decide"]
-    if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(decisions):
-        raise AnalyzerError(f"at must be a decision number from 1 to {len(decisions)}, not {at!r}")
-    stop = decisions[at - 1]
+    stop = decision_index(events, at)
     kind = events[stop].get("kind")
     if kind != "play":
         raise AnalyzerError(f"decision {at} is a {kind} decision: the solver solves the play (decisions of kind play)")

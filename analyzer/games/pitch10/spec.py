@@ -11,7 +11,7 @@ import numpy as np
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, decision_index, game_end_event
 from analyzer.stats import Accumulator, wilson
 from analyzer.tables import add_interval, seat_table
 from analyzer.trace import split_lists
@@ -725,10 +725,7 @@ def _check_sample(ws, seat: int) -> None:
 def position_from_record(events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
     """Decision ``at`` (1-based) of a recorded pitch10 game, as the deciding seat saw it: the
     record's public events up to it, in the position format (the engine replays them)."""
-    decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
-    if at is None or not 1 <= at <= len(decisions):
-        raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at}")
-    stop = decisions[at - 1]
+    stop = decision_index(events, at)
     me = events[stop]["seat"]
     scores = [0, 0]
     pos: dict[str, Any] = {}

@@ -10,7 +10,7 @@ import numpy as np
 from analyzer.cards import token, tokens
 from analyzer.errors import AnalyzerError
 from analyzer.evaluate import as_int as _int, int_list as _ints
-from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, game_end_event
+from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, decision_index, game_end_event
 from analyzer.games.twenty_two import strategies as st
 from analyzer.games.twenty_two.codes import (
     E_BELOW_FLOOR, E_DEAL_SIZE, E_FIRST_DISCARDER, E_FLOORS, E_FOLLOW_SIZE, E_GAME_OVER, E_LEAD_KEEP,
@@ -140,10 +140,7 @@ class TwentyTwoSpec(GameSpec):
     def position_from_record(self, events: list[dict[str, Any]], at: int | None) -> dict[str, Any]:
         """Decision ``at`` (1-based) of a recorded game, as the deciding seat saw it."""
         head = events[0]
-        decisions = [i for i, ev in enumerate(events) if ev["ev"] == "decide"]
-        if at is None or not 1 <= at <= len(decisions):
-            raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at}")
-        stop = decisions[at - 1]
+        stop = decision_index(events, at)
         seat = events[stop]["seat"]
         p = head["players"]
         hand: list[str] = []

@@ -71,6 +71,7 @@ import numpy as np
 from analyzer.jit import njit  # first: it sets numba's cache folder before numba loads
 
 from analyzer.bits import highest, lowest, popcount  # noqa: E402,I001
+from analyzer.games.base import decision_index  # noqa: E402,I001
 from analyzer.games.two_ten_jack.rules import (  # noqa: E402
     ACE_SPADES,
     AS_SPADE,
@@ -723,10 +724,7 @@ def position_at(events: list[dict], at: int) -> dict[str, Any]:
     trick's recorded winner and draws. The deciding seat is that decision's ``seat``."""
     from analyzer.errors import AnalyzerError
 
-    decisions = [i for i, e in enumerate(events) if e.get("ev") == "decide"]
-    if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(decisions):
-        raise AnalyzerError(f"--at must be from 1 to {len(decisions)} (the decisions of this game), not {at}")
-    stop = decisions[at - 1]
+    stop = decision_index(events, at)
     start = max((i for i in range(stop) if events[i].get("ev") == "deal"), default=None)
     if start is None:
         raise AnalyzerError(f"decision {at} comes before any deal event")
