@@ -8,7 +8,8 @@ unused slots empty. A seat whose strategy id is ``sid < 0`` plays ``users[-1 - s
 
 So a game's kernels are compiled (and cached) once, for every strategy: a run with a user
 strategy compiles only the user's function (with bounds checks) and a small wrapper that
-binds its parameters, in about a second, at the first call of an entry point. DESIGN.md
+binds its parameters, in under a second, at the first call of an entry point; and caches
+them on their code (``_SlotCache``), so that the next run loads them. DESIGN.md
 measured the indirect call at about +25% of the game time of a user strategy; built-in
 strategies do not pay it. The code played is the very same Python source: one engine.
 
@@ -22,8 +23,11 @@ in: the form every caller (GameSpec.kernels, user_kernel) uses.
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
+import shutil
 import types
+import warnings
 from pathlib import Path
 from typing import Callable
 
@@ -128,14 +132,28 @@ def user_slot(strategy, check_legal: bool) -> Callable:
     atomic increments and decrements on the arrays passed at every decision were a quarter
     of a user strategy's game time (hearts2, perf). Code that allocates (``np.zeros``, a
     list) does not compile so, and code that receives a new array from a call would leak
-    it: those compile with reference counting, as before."""
+    it: those compile with reference counting, as before.
+
+    Cached on disk (``_SlotCache``) for a function loaded from a strategy file: the next
+    process that binds the same code loads it instead of compiling it."""
+    cache = _SlotCache.of(strategy, check_legal)
+    verdict = None if cache is None else cache.verdict()
+    if verdict is not None:
+        return _slot(strategy, check_legal, nrt=verdict == "counted", cache=cache, checked=True)
     try:
-        return _slot(strategy, check_legal, nrt=False)
+        slot = _slot(strategy, check_legal, nrt=False, cache=cache)
     except Exception:  # noqa: BLE001  (any failure: compile as before, which reports the user's fault)
-        return _slot(strategy, check_legal, nrt=True)
+        slot = _slot(strategy, check_legal, nrt=True, cache=cache)
+        if cache is not None:
+            cache.passed("counted")
+        return slot
+    if cache is not None:
+        cache.passed("plain")
+    return slot
 
 
-def _slot(strategy, check_legal: bool, nrt: bool) -> Callable:
+def _slot_source(strategy, check_legal: bool) -> str:
+    """The slot's Python source: it calls the user's function ``f`` with the bound parameters."""
     args = "".join(f", {int(v)}" for v in strategy.params)
     lines = ["def slot(view, legal, n, rng):", f"    m = f(view, legal, n, rng{args})"]
     if check_legal:
@@ -144,25 +162,125 @@ def _slot(strategy, check_legal: bool, nrt: bool) -> Callable:
                   "    refuse_move(m, seat, legal, n)", "    return m"]
     else:
         lines.append("    return m")
+    return "\n".join(lines) + "\n"
+
+
+def _slot(strategy, check_legal: bool, nrt: bool, cache: "_SlotCache | None" = None,
+          checked: bool = False) -> Callable:
+    """The slot compiled (or, from ``cache``, loaded) with or without reference counting;
+    ``checked``: the code passed ``_check_slot`` before (its cached verdict), not checked again
+    (a slot loaded from the cache compiles nothing that could be looked at)."""
+    source = _slot_source(strategy, check_legal)
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
     copies: dict = {}
     namespace = {"f": bounds_checked(strategy.function, nrt, copies), "refuse_move": refuse_move,
                  "__name__": __name__}
-    exec("\n".join(lines), namespace)
+    filename = None if cache is None else cache.source_file(source, nrt, fresh=not checked)
+    exec(compile(source, filename or NOT_CACHED, "exec"), namespace)
     # (numba compiles the functions a caller calls with its ``_nrt``, unless they set their own)
-    slot = njit(USER_SIGNATURE, _nrt=nrt)(namespace["slot"])
+    slot = njit(USER_SIGNATURE, _nrt=nrt, cache=filename is not None)(namespace["slot"])
+    if not checked:
+        _check_slot(namespace["f"], copies, nrt)
+    return slot
+
+
+def _check_slot(function, copies: dict, nrt: bool) -> None:
+    """Refuse what compiled but must not run: code compiled without reference counting that
+    receives a counted value, and a function whose compiled return type is not a move."""
     if not nrt and _takes_counted_results(copies.values()):
         raise TypeError("receives a reference-counted value: compile with reference counting")
     # the slot's signature would cast any number to a move: a float (or a bool) returned is a fault
-    for signature in getattr(namespace["f"], "nopython_signatures", []):
+    for signature in getattr(function, "nopython_signatures", []):
         returned = signature.return_type
         if isinstance(returned, numba.types.Optional):
             raise NotAMove(f"returns no move on some path ({returned}): every path must return one of "
                            "legal[:n]")
         if not isinstance(returned, numba.types.Integer):
             raise NotAMove(f"returns {returned}, not an integer move")
-    return slot
+
+
+class _SlotCache:
+    """The on-disk cache of one compiled user strategy slot: a folder under
+    ``<cache>/slots/`` named after all its code can depend on (the strategy file's digest as
+    loaded, with its local modules: strategies.code_digest; the function's name, the bound
+    parameters, the legality check; every source file of the package: jit.source_hash). It
+    holds the slot's generated source, ``slot_plain.py`` or ``slot_counted.py`` (with reference
+    counting), numba's cache of it beside it (``__pycache__``: the user's code is compiled into
+    the slot), and ``verdict``: which of the two passed ``_check_slot``.
+
+    numba caches a compile before the checks run, and a slot loaded from its cache compiles
+    none of the user's code that they could look at: so the cache is read only once a
+    ``verdict`` says the code passed, and a compile without one starts from an empty folder.
+    The key does not cover an installed library the strategy imports (its version), as
+    numba's own cache does not; removing the folder clears the cache."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @classmethod
+    def of(cls, strategy, check_legal: bool) -> "_SlotCache | None":
+        """The cache of ``strategy``'s slot; None when it is not cached: under ``--debug``, or a
+        function not loaded from a strategy file (no code digest)."""
+        from analyzer.jit import DEBUG, _cache_root
+        from analyzer.strategies import code_digest
+
+        digest = None if DEBUG else code_digest(strategy.function)
+        if digest is None:
+            return None
+        name = getattr(strategy.function, "py_func", strategy.function).__qualname__
+        key = hashlib.sha256("\0".join([digest, name, repr(tuple(int(v) for v in strategy.params)),
+                                        str(bool(check_legal)), _package_hash()]).encode())
+        return cls(_cache_root() / "slots" / key.hexdigest()[:32])
+
+    def verdict(self) -> str | None:
+        """"plain" or "counted": the slot that passed its checks; None before one did."""
+        try:
+            said = (self.folder / "verdict").read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        return said if said in ("plain", "counted") else None
+
+    def source_file(self, source: str, nrt: bool, fresh: bool) -> str | None:
+        """The path of the slot's source file, written if missing; ``fresh``: numba's cache of
+        it emptied first (a compile whose checks are still to come). None (not cached) where
+        the folder cannot be written."""
+        path = self.folder / f"slot_{'counted' if nrt else 'plain'}.py"
+        try:
+            if fresh:
+                shutil.rmtree(self.folder / "__pycache__", ignore_errors=True)
+            if not path.is_file() or path.read_text(encoding="utf-8") != source:
+                from analyzer.io import write_text
+
+                self.folder.mkdir(parents=True, exist_ok=True)
+                write_text(path, source)
+        except OSError:
+            return None
+        return str(path)
+
+    def passed(self, verdict: str) -> None:
+        """Note that the slot ``verdict`` ("plain", "counted") passed its checks."""
+        try:
+            from analyzer.io import write_text
+
+            write_text(self.folder / "verdict", verdict + "\n")
+        except OSError:
+            pass
+
+
+#: the file name of a slot compiled without the cache (numba then caches nothing)
+NOT_CACHED = "<user strategy slot>"
+# a slot numba cannot cache (the user's code reads a large global array, say) compiles at each
+# run, as before the cache: not worth a warning to the user
+warnings.filterwarnings("ignore", message='Cannot cache compiled function "slot"', category=numba.NumbaWarning)
+
+
+@functools.lru_cache(maxsize=1)
+def _package_hash() -> str:
+    """jit.source_hash, once per process (it reads every file of the package)."""
+    from analyzer.jit import source_hash
+
+    return source_hash()
 
 
 #: the kernels' ``tier`` argument (after ``users``): empty unless a seat plays a search strategy

@@ -27,7 +27,8 @@ _GAMES = _PACKAGE / "games"
 
 
 #: a decorator line, or a call of njit that caches: a file that compiles cached code (a docstring
-#: naming it does not, nor engine.py's compiles of user strategies, which are never cached)
+#: naming it does not, nor engine.py's compiles of user strategies, cached apart on every
+#: source file of the package: engine._SlotCache)
 _COMPILES = re.compile(rb"(?m)^\s*@njit|\bnjit\([^)]*cache=True")
 
 

@@ -213,6 +213,7 @@ def load_user_function(text: str, module: bool = False) -> Callable:
             loaded = _exec_user_module(path, module_name)
             _MODULES[key] = loaded
             _HELPERS_DIGEST[key[0]] = _helpers_digest(key[0])
+            setattr(loaded, CODE_DIGEST, _code_digest(key[1], Path(key[0])))  # None: never cached
     except KeyboardInterrupt:
         raise
     except SystemExit:
@@ -227,6 +228,32 @@ def load_user_function(text: str, module: bool = False) -> Callable:
     if not hasattr(fn, "py_func") and not (_debugging() and callable(fn)):  # --debug: njit returns the function
         raise StrategyError(f"user strategy {text}: {name} is not an @njit function (decorate it with numba.njit)")
     return fn
+
+
+#: the module attribute (and so the global of each of its functions) that holds the digest of the
+#: code it was loaded from (``_code_digest``): what a compiled user strategy is cached under
+CODE_DIGEST = "__analyzer_code_digest__"
+
+
+def _code_digest(file_hash: str, resolved: Path) -> str | None:
+    """SHA-256 of a user strategy module as loaded: its file's hash (taken before it ran) and the
+    texts of the local modules it imported, by their paths relative to its folder (the same
+    files in another folder give the same digest). None when a file could not be read."""
+    if not file_hash:
+        return None
+    digest = hashlib.sha256(file_hash.encode())
+    for dep in sorted(_LOCAL.get(str(resolved), []), key=lambda p: p.relative_to(resolved.parent).as_posix()):
+        try:
+            digest.update(b"\0" + dep.relative_to(resolved.parent).as_posix().encode() + b"\0" + dep.read_bytes())
+        except OSError:
+            return None
+    return digest.hexdigest()
+
+
+def code_digest(function: Callable) -> str | None:
+    """The digest of the code of the strategy file (and its local modules) ``function`` was
+    loaded from by ``load_user_function``; None for a function defined anywhere else."""
+    return getattr(function, "py_func", function).__globals__.get(CODE_DIGEST)
 
 
 def _exec_user_module(path: Path, module_name: str) -> Any:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -559,6 +561,46 @@ def test_a_new_strategy_file_compiles_only_itself(tmp_path):
     assert unlabelled(facts(third.stdout)["seats"]) == unlabelled(facts(first.stdout)["seats"])
 
 
+def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path):
+    """A user strategy compiled once is loaded, not compiled, by the next binding of the same
+    code (another process, or the same files in another folder); an edited helper module is
+    other code; a strategy whose checks fail is never loaded from the cache (it fails again)."""
+    import uuid
+
+    from analyzer import engine
+    from analyzer.strategies import user_strategy
+
+    mark = uuid.uuid4()  # code no other test (or run) has compiled
+
+    def strategy_in(folder: Path, pick: str, body: str = "return move(legal, n)") -> str:
+        folder.mkdir(parents=True)
+        (folder / "helpers.py").write_text(f"from numba import njit\n\n@njit\ndef move(legal, n):\n"
+                                           f"    return {pick}\n")
+        (folder / "mine.py").write_text(f"from numba import njit\nfrom helpers import move\n\n@njit\n"
+                                        f"def mine(view, legal, n, rng):\n    {body}  # {mark}\n")
+        return f"{folder / 'mine.py'}:mine"
+
+    def bound(spec: str) -> tuple[int, int]:
+        """(compiled, loaded) by binding ``spec``'s slot afresh."""
+        slot = engine.user_slot(user_strategy(spec), check_legal=False)
+        return sum(slot.stats.cache_misses.values()), sum(slot.stats.cache_hits.values())
+
+    first = strategy_in(tmp_path / "a", "legal[0]")
+    assert bound(first) == (1, 0)
+    assert bound(first) == (0, 1)
+    assert bound(strategy_in(tmp_path / "b", "legal[0]")) == (0, 1)  # the same files elsewhere
+    assert bound(strategy_in(tmp_path / "c", "legal[n - 1]")) == (1, 0)  # another helper
+    # cached or not, it plays the same: the first legal move, as tests/data/strategies.py:first_legal
+    assert _same(_reported(api.simulate("ninety-nine", games=300, seed=3, seats={0: first}, workers=1)),
+                 _reported(api.simulate("ninety-nine", games=300, seed=3,
+                                        seats={0: f"{DATA / 'strategies.py'}:first_legal"}, workers=1)))
+    floating = strategy_in(tmp_path / "d", "legal[0]", body="return 0.5")
+    for _ in range(2):
+        with pytest.raises(engine.NotAMove, match="returns float64"):
+            engine.user_slot(user_strategy(floating), check_legal=False)
+    assert engine._SlotCache.of(user_strategy(floating), check_legal=False).verdict() is None
+
+
 @pytest.mark.parametrize("source, spec, message", [
     ("def f(view, legal, n):\n    return legal[0]", "f", "a strategy takes (view, legal, n, rng), not (view, legal, n)"),
     ("def f(view, legal, n, rng, k):\n    return legal[0]", "f", "parameter k needs an integer default"),
@@ -660,8 +702,15 @@ def test_user_code_runs_without_reference_counting_when_it_can(tmp_path, monkeyp
     fresh_helpers.one_zero()  # compiled here, with reference counting, before the strategy
 
     def counted(spec: str) -> bool:
-        slot = engine.user_slot(user_strategy(spec), check_legal=False)
-        return "call void @NRT_incref" in slot.inspect_llvm(engine.USER_SIGNATURE.args)
+        strategy = user_strategy(spec)
+        cache = engine._SlotCache.of(strategy, check_legal=False)
+        shutil.rmtree(cache.folder, ignore_errors=True)  # compiled here: code loaded from the cache has no IR to read
+        slot = engine.user_slot(strategy, check_legal=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numba warns, and returns nothing useful, for cached code
+            llvm = slot.inspect_llvm(engine.USER_SIGNATURE.args)
+        assert cache.verdict() == ("counted" if "call void @NRT_incref" in llvm else "plain")
+        return "call void @NRT_incref" in llvm
 
     assert not counted(UNIFORM)
     assert counted(f"{tmp_path / 'alloc.py'}:allocating")
