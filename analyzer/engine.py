@@ -26,6 +26,7 @@ import functools
 import hashlib
 import inspect
 import shutil
+import sys
 import types
 import warnings
 from pathlib import Path
@@ -35,6 +36,13 @@ from analyzer.jit import njit, numba
 # the slots' compiled side; ILLEGAL_MARK: what a slot that checks legality (the evaluation
 # kernels), or a kernel (a search strategy's user base), raises for an illegal move
 from analyzer.slots import ILLEGAL_MARK, SLOTS, USER_SIGNATURE, empty_slot, refuse_move  # noqa: F401
+
+
+#: numba's module for functions whose own module cannot be imported (a forgotten helper's, in
+#: ``bounds_checked``), registered under its name: a slot loaded from the cache rebuilds the
+#: environments of its functions by importing their module's name, and gets the one they had
+_DYNAMIC = numba.core.utils._dynamic_module
+sys.modules.setdefault(_DYNAMIC.__name__, _DYNAMIC)
 
 
 class NotAMove(TypeError):
@@ -92,6 +100,11 @@ def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Cal
         return done[id(function)]
     py = function.py_func
     scope = dict(py.__globals__)
+    if sys.modules.get(scope.get("__name__")) is None:
+        # a helper module the strategy's loading forgot (strategies._exec_user_module): numba
+        # would import a module of that name to find the function's globals (another folder's
+        # helpers.py, or none in a later process); it is numba's dynamic module instead
+        scope["__name__"] = _DYNAMIC.__name__
     twin = types.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
     options = _options(function, "cache", "boundscheck", "_nrt")
     checked = njit(**options, boundscheck=True, _nrt=nrt)(twin)  # never under the user's cache
@@ -139,7 +152,10 @@ def user_slot(strategy, check_legal: bool) -> Callable:
     cache = _SlotCache.of(strategy, check_legal)
     verdict = None if cache is None else cache.verdict()
     if verdict is not None:
-        return _slot(strategy, check_legal, nrt=verdict == "counted", cache=cache, checked=True)
+        try:
+            return _slot(strategy, check_legal, nrt=verdict == "counted", cache=cache, checked=True)
+        except Exception:  # noqa: BLE001  (a cached slot this process cannot load: compiled again below)
+            pass
     try:
         slot = _slot(strategy, check_legal, nrt=False, cache=cache)
     except Exception:  # noqa: BLE001  (any failure: compile as before, which reports the user's fault)
@@ -202,8 +218,8 @@ def _check_slot(function, copies: dict, nrt: bool) -> None:
 
 class _SlotCache:
     """The on-disk cache of one compiled user strategy slot: a folder under
-    ``<cache>/slots/`` named after all its code can depend on (the strategy file's digest as
-    loaded, with its local modules: strategies.code_digest; the function's name, the bound
+    ``<cache>/slots/`` named after all its code can depend on (the strategy's code as loaded,
+    with the modules it reaches: strategies.code_digest; the function's name, the bound
     parameters, the legality check; every source file of the package: jit.source_hash). It
     holds the slot's generated source, ``slot_plain.py`` or ``slot_counted.py`` (with reference
     counting), numba's cache of it beside it (``__pycache__``: the user's code is compiled into
@@ -212,8 +228,7 @@ class _SlotCache:
     numba caches a compile before the checks run, and a slot loaded from its cache compiles
     none of the user's code that they could look at: so the cache is read only once a
     ``verdict`` says the code passed, and a compile without one starts from an empty folder.
-    The key does not cover an installed library the strategy imports (its version), as
-    numba's own cache does not; removing the folder clears the cache."""
+    A slot that cannot be loaded is compiled again. Removing the folder clears the cache."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder

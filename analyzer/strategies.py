@@ -12,6 +12,7 @@ import importlib.util
 import inspect
 import re
 import sys
+import sysconfig
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,14 +161,23 @@ def _helpers_digest(resolved: str) -> str:
     return digest.hexdigest()
 
 
-def _local_modules(module: Any, root: Path) -> list[Path]:
-    """The files of the modules under ``root`` that ``module`` reaches through its globals (a
-    module imported, or a function or ``@njit`` function defined in one), and theirs in turn,
-    with the ``__init__.py`` of their packages: a strategy's own helpers, not the analyzer's
-    or an installed library's."""
+def _is_user_code(path: Path) -> bool:
+    """Whether a module file is a user's own code: not the analyzer's, nor an installed
+    library's (site-packages), nor Python's standard library."""
     from analyzer.jit import _PACKAGE
 
-    found: dict[Path, None] = {}
+    if path.is_relative_to(_PACKAGE.resolve()) or {"site-packages", "dist-packages"} & set(path.parts):
+        return False
+    return not any(path.is_relative_to(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib", "platstdlib"))
+
+
+def _reached_modules(module: Any, follow: Callable[[Path], bool]) -> tuple[list[Path], list[Path]]:
+    """The files of the modules that ``module`` reaches through its globals (a module imported,
+    or a function or ``@njit`` function defined in one), with the ``__init__.py`` of their
+    packages: those ``follow`` accepts, whose globals are read in turn, in the order found,
+    and the others met (not followed)."""
+    followed: dict[Path, None] = {}
+    met: dict[Path, None] = {}
     todo = [module]
     seen = {id(module)}
     while todo:
@@ -184,13 +194,14 @@ def _local_modules(module: Any, root: Path) -> list[Path]:
                     file = getattr(dep, "__file__", None)
                     if dep is None or file is None or id(dep) in seen:
                         continue
+                    seen.add(id(dep))
                     resolved = Path(file).resolve()
-                    if (resolved.is_relative_to(root) and not resolved.is_relative_to(_PACKAGE.resolve())
-                            and "site-packages" not in resolved.parts):
-                        seen.add(id(dep))
-                        found[resolved] = None
+                    if follow(resolved):
+                        followed[resolved] = None
                         todo.append(dep)
-    return list(found)
+                    else:
+                        met[resolved] = None
+    return list(followed), list(met)
 
 
 def load_user_function(text: str, module: bool = False) -> Callable:
@@ -210,10 +221,9 @@ def load_user_function(text: str, module: bool = False) -> Callable:
     try:
         loaded = _MODULES.get(key)
         if loaded is None or _helpers_digest(key[0]) != _HELPERS_DIGEST.get(key[0]):
-            loaded = _exec_user_module(path, module_name)
+            loaded = _exec_user_module(path, module_name, key[1])
             _MODULES[key] = loaded
             _HELPERS_DIGEST[key[0]] = _helpers_digest(key[0])
-            setattr(loaded, CODE_DIGEST, _code_digest(key[1], Path(key[0])))  # None: never cached
     except KeyboardInterrupt:
         raise
     except SystemExit:
@@ -235,31 +245,40 @@ def load_user_function(text: str, module: bool = False) -> Callable:
 CODE_DIGEST = "__analyzer_code_digest__"
 
 
-def _code_digest(file_hash: str, resolved: Path) -> str | None:
-    """SHA-256 of a user strategy module as loaded: its file's hash (taken before it ran) and the
-    texts of the local modules it imported, by their paths relative to its folder (the same
-    files in another folder give the same digest). None when a file could not be read."""
+def _code_digest(file_hash: str, root: Path, code: list[Path], libraries: list[Path]) -> str | None:
+    """SHA-256 of a user strategy module as loaded: its file's hash (taken before it ran); the
+    texts of the user's modules it reaches (``code``): those in its folder ``root`` by their
+    relative paths (the same files in another folder give the same digest), others by their
+    full paths; and the size and time of the other module files it reaches (``libraries``:
+    an installed library upgraded is other code). None when a file could not be read."""
     if not file_hash:
         return None
     digest = hashlib.sha256(file_hash.encode())
-    for dep in sorted(_LOCAL.get(str(resolved), []), key=lambda p: p.relative_to(resolved.parent).as_posix()):
-        try:
-            digest.update(b"\0" + dep.relative_to(resolved.parent).as_posix().encode() + b"\0" + dep.read_bytes())
-        except OSError:
-            return None
+    try:
+        for dep in sorted(code):
+            name = dep.relative_to(root).as_posix() if dep.is_relative_to(root) else str(dep)
+            digest.update(b"\0" + name.encode() + b"\0" + dep.read_bytes())
+        for dep in sorted(libraries):
+            stat = dep.stat()
+            digest.update(f"\0{dep}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    except OSError:
+        return None
     return digest.hexdigest()
 
 
 def code_digest(function: Callable) -> str | None:
-    """The digest of the code of the strategy file (and its local modules) ``function`` was
-    loaded from by ``load_user_function``; None for a function defined anywhere else."""
+    """The digest of the code ``function`` was loaded from by ``load_user_function``: its
+    strategy file and the modules it reaches (``_code_digest``); None for a function defined
+    anywhere else."""
     return getattr(function, "py_func", function).__globals__.get(CODE_DIGEST)
 
 
-def _exec_user_module(path: Path, module_name: str) -> Any:
+def _exec_user_module(path: Path, module_name: str, file_hash: str) -> Any:
     """Run a user strategy's file as module ``module_name``, its folder first on ``sys.path``;
-    note the local modules it imported (``_LOCAL``), then forget those it brought in, so that
-    another strategy's folder can have a helpers.py of its own."""
+    note the local modules it imported (``_LOCAL``: the user's modules under its folder) and
+    the digest of its code (``CODE_DIGEST``, from ``file_hash``, the file's hash), then forget
+    the local modules it brought in, so that another strategy's folder can have a helpers.py
+    of its own."""
     root = path.resolve().parent
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
@@ -273,11 +292,13 @@ def _exec_user_module(path: Path, module_name: str) -> Any:
         raise
     finally:
         sys.path.remove(str(root))
-        local = _LOCAL[str(path.resolve())] = _local_modules(module, root)
+        code, libraries = _reached_modules(module, _is_user_code)
+        local = _LOCAL[str(path.resolve())] = [p for p in code if p.is_relative_to(root)]
         for name in set(sys.modules) - before - {module_name}:
             file = getattr(sys.modules[name], "__file__", None)
             if file is not None and Path(file).resolve() in local:
                 del sys.modules[name]
+    setattr(module, CODE_DIGEST, _code_digest(file_hash, root, code, libraries))  # None: never cached
     return module
 
 

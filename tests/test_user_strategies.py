@@ -561,13 +561,15 @@ def test_a_new_strategy_file_compiles_only_itself(tmp_path):
     assert unlabelled(facts(third.stdout)["seats"]) == unlabelled(facts(first.stdout)["seats"])
 
 
-def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path):
+def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path, monkeypatch):
     """A user strategy compiled once is loaded, not compiled, by the next binding of the same
     code (another process, or the same files in another folder); an edited helper module is
-    other code; a strategy whose checks fail is never loaded from the cache (it fails again)."""
+    other code, beside the file or elsewhere on ``sys.path``; a strategy whose checks fail is
+    never loaded from the cache (it fails again)."""
+    import sys
     import uuid
 
-    from analyzer import engine
+    from analyzer import engine, strategies
     from analyzer.strategies import user_strategy
 
     mark = uuid.uuid4()  # code no other test (or run) has compiled
@@ -590,10 +592,41 @@ def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path):
     assert bound(first) == (0, 1)
     assert bound(strategy_in(tmp_path / "b", "legal[0]")) == (0, 1)  # the same files elsewhere
     assert bound(strategy_in(tmp_path / "c", "legal[n - 1]")) == (1, 0)  # another helper
-    # cached or not, it plays the same: the first legal move, as tests/data/strategies.py:first_legal
+    # cached or not, it plays the same: the first legal move, as tests/data/strategies.py:first_legal;
+    # and another process loads it (its helper's functions, whose module that process forgets too)
     assert _same(_reported(api.simulate("ninety-nine", games=300, seed=3, seats={0: first}, workers=1)),
                  _reported(api.simulate("ninety-nine", games=300, seed=3,
                                         seats={0: f"{DATA / 'strategies.py'}:first_legal"}, workers=1)))
+    import subprocess
+
+    in_another_process = subprocess.run(
+        [sys.executable, "-c", "import sys; from analyzer import engine; from analyzer.strategies import user_strategy; "
+         "slot = engine.user_slot(user_strategy(sys.argv[1]), check_legal=False); "
+         "print(sum(slot.stats.cache_misses.values()), sum(slot.stats.cache_hits.values()))", first],
+        capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert in_another_process.stdout.split() == ["0", "1"], in_another_process.stderr  # loaded, not compiled
+    args = ["simulate", "ninety-nine", "--games", "300", "--seed", "3", "--json", "--seat"]
+    there = _run_cli(*args, f"0={tmp_path / 'b' / 'mine.py'}:mine")
+    here = _run_cli(*args, f"0={DATA / 'strategies.py'}:first_legal")
+    assert there.returncode == here.returncode == 0, there.stderr
+    assert json.loads(there.stdout)["totals"] == json.loads(here.stdout)["totals"]
+    # a helper outside the strategy's folder (on sys.path), edited before a later process loads it
+    library = tmp_path / "library"
+    library.mkdir()
+    common = f"common_{mark.hex}"
+    monkeypatch.syspath_prepend(str(library))
+    (library / f"{common}.py").write_text("from numba import njit\n\n@njit\ndef move(legal, n):\n    return legal[0]\n")
+    outside = strategy_in(tmp_path / "e", "legal[0]", body=f"return {common}.move(legal, n)")
+    (tmp_path / "e" / "mine.py").write_text(f"import {common}\n" + (tmp_path / "e" / "mine.py").read_text())
+    assert bound(outside) == (1, 0)
+    (library / f"{common}.py").write_text("from numba import njit\n\n@njit\ndef move(legal, n):\n"
+                                         "    return legal[n - 1]\n")
+    del sys.modules[common]  # as a new process finds it
+    for key in [k for k in strategies._MODULES if k[0] == str((tmp_path / "e" / "mine.py").resolve())]:
+        del strategies._MODULES[key]
+    assert bound(outside) == (1, 0)
+    assert _same(_reported(api.simulate("ninety-nine", games=300, seed=3, seats={0: outside}, workers=1)),
+                 _reported(api.simulate("ninety-nine", games=300, seed=3, seats={0: LAST}, workers=1)))
     floating = strategy_in(tmp_path / "d", "legal[0]", body="return 0.5")
     for _ in range(2):
         with pytest.raises(engine.NotAMove, match="returns float64"):
