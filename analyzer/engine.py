@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import inspect
-import shutil
 import sys
 import types
 import warnings
@@ -192,12 +191,15 @@ def _slot(strategy, check_legal: bool, nrt: bool, cache: "_SlotCache | None" = N
     copies: dict = {}
     namespace = {"f": bounds_checked(strategy.function, nrt, copies), "refuse_move": refuse_move,
                  "__name__": __name__}
-    filename = None if cache is None else cache.source_file(source, nrt, fresh=not checked)
+    filename = None if cache is None else cache.source_file(source, nrt)
     exec(compile(source, filename or NOT_CACHED, "exec"), namespace)
     # (numba compiles the functions a caller calls with its ``_nrt``, unless they set their own)
-    slot = njit(USER_SIGNATURE, _nrt=nrt, cache=filename is not None)(namespace["slot"])
+    # read from numba's cache only once checked; else compiled here, checked, then written to it
+    slot = njit(USER_SIGNATURE, _nrt=nrt, cache=checked and filename is not None)(namespace["slot"])
     if not checked:
         _check_slot(namespace["f"], copies, nrt)
+        if filename is not None:
+            cache.save(slot)
     return slot
 
 
@@ -225,10 +227,12 @@ class _SlotCache:
     counting), numba's cache of it beside it (``__pycache__``: the user's code is compiled into
     the slot), and ``verdict``: which of the two passed ``_check_slot``.
 
-    numba caches a compile before the checks run, and a slot loaded from its cache compiles
-    none of the user's code that they could look at: so the cache is read only once a
-    ``verdict`` says the code passed, and a compile without one starts from an empty folder.
-    A slot that cannot be loaded is compiled again. Removing the folder clears the cache."""
+    A slot loaded from numba's cache compiles none of the user's code that the checks could
+    look at: so the cache is read only once a ``verdict`` says the code passed, and a slot
+    compiled without one is written to it after its checks (a strategy that fails them is
+    never cached). Two processes may write the same slot at once (numba writes a file whole,
+    then renames it). A slot that cannot be loaded is compiled again. Removing the folder
+    clears the cache."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -256,14 +260,11 @@ class _SlotCache:
             return None
         return said if said in ("plain", "counted") else None
 
-    def source_file(self, source: str, nrt: bool, fresh: bool) -> str | None:
-        """The path of the slot's source file, written if missing; ``fresh``: numba's cache of
-        it emptied first (a compile whose checks are still to come). None (not cached) where
-        the folder cannot be written."""
+    def source_file(self, source: str, nrt: bool) -> str | None:
+        """The path of the slot's source file, written if missing; None (not cached) where the
+        folder cannot be written."""
         path = self.folder / f"slot_{'counted' if nrt else 'plain'}.py"
         try:
-            if fresh:
-                shutil.rmtree(self.folder / "__pycache__", ignore_errors=True)
             if not path.is_file() or path.read_text(encoding="utf-8") != source:
                 from analyzer.io import write_text
 
@@ -272,6 +273,15 @@ class _SlotCache:
         except OSError:
             return None
         return str(path)
+
+    def save(self, slot) -> None:
+        """Write a slot compiled and checked here to numba's cache beside its source file (as
+        numba's own compile would have, unchecked)."""
+        try:
+            slot.enable_caching()
+            slot._cache.save_overload(USER_SIGNATURE, slot.overloads[tuple(USER_SIGNATURE.args)])
+        except OSError:
+            pass
 
     def passed(self, verdict: str) -> None:
         """Note that the slot ``verdict`` ("plain", "counted") passed its checks."""

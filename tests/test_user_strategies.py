@@ -599,12 +599,23 @@ def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path, monkeypatch):
                                         seats={0: f"{DATA / 'strategies.py'}:first_legal"}, workers=1)))
     import subprocess
 
-    in_another_process = subprocess.run(
-        [sys.executable, "-c", "import sys; from analyzer import engine; from analyzer.strategies import user_strategy; "
-         "slot = engine.user_slot(user_strategy(sys.argv[1]), check_legal=False); "
-         "print(sum(slot.stats.cache_misses.values()), sum(slot.stats.cache_hits.values()))", first],
-        capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert in_another_process.stdout.split() == ["0", "1"], in_another_process.stderr  # loaded, not compiled
+    def in_other_processes(spec: str, count: int) -> list[list[str]]:
+        """(compiled, loaded) of binding ``spec`` in ``count`` new processes at once."""
+        script = ("import sys; from analyzer import engine; from analyzer.strategies import user_strategy; "
+                  "slot = engine.user_slot(user_strategy(sys.argv[1]), check_legal=False); "
+                  "print(sum(slot.stats.cache_misses.values()), sum(slot.stats.cache_hits.values()))")
+        runs = [subprocess.Popen([sys.executable, "-c", script, spec], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, cwd=ROOT) for _ in range(count)]
+        said = [run.communicate(timeout=300) for run in runs]
+        assert all(run.returncode == 0 for run in runs), [err for _, err in said]
+        return [out.split() for out, _ in said]
+
+    assert in_other_processes(first, 1) == [["0", "1"]]  # loaded, not compiled
+    # two processes that bind a new strategy at once both play (each compiles it, or finds it
+    # written), and leave it cached
+    fresh = strategy_in(tmp_path / "f", "legal[n - 1] if n > 1 else legal[0]")
+    assert all(pair in (["1", "0"], ["0", "1"]) for pair in in_other_processes(fresh, 2))
+    assert bound(fresh) == (0, 1)
     args = ["simulate", "ninety-nine", "--games", "300", "--seed", "3", "--json", "--seat"]
     there = _run_cli(*args, f"0={tmp_path / 'b' / 'mine.py'}:mine")
     here = _run_cli(*args, f"0={DATA / 'strategies.py'}:first_legal")
