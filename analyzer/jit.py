@@ -16,6 +16,7 @@ import functools
 import gc
 import hashlib
 import inspect
+import itertools
 import os
 import re
 import sys
@@ -113,6 +114,14 @@ import warnings  # noqa: E402
 # user strategies reach the kernels as first-class functions (analyzer.engine.SlotKernel), a
 # feature numba calls experimental; the tests check what we use of it
 warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning)
+
+# numba names each compiled function "<module>.<qualname>" and a number from a counter that
+# starts at 1 in every process. Two user strategies' slots compiled first in two processes are
+# then both "analyzer.engine.slot" number 1 (engine._SlotCache), and a third process that loads
+# both from the cache into one kernel links both names to one code: both play one strategy
+# (tests/test_user_strategies.py). Counting from a random 48-bit start in each process makes
+# equal names as good as impossible. (Only names change, not code: records and speed stay.)
+numba.core.bytecode.FunctionIdentity._unique_ids = itertools.count(int.from_bytes(os.urandom(6), "little"))
 
 
 #: Python's garbage collector thresholds while numba compiles (``_FewerCollections``)

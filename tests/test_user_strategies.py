@@ -561,6 +561,48 @@ def test_a_new_strategy_file_compiles_only_itself(tmp_path):
     assert unlabelled(facts(third.stdout)["seats"]) == unlabelled(facts(first.stdout)["seats"])
 
 
+def _strategy_in(folder: Path, pick: str, mark, body: str = "return move(legal, n)") -> str:
+    """``mine.py:mine`` in ``folder``, playing ``pick`` (an expression of legal and n) through a
+    helpers.py beside it; ``mark`` in a comment makes its code new."""
+    folder.mkdir(parents=True)
+    (folder / "helpers.py").write_text(f"from numba import njit\n\n@njit\ndef move(legal, n):\n"
+                                       f"    return {pick}\n")
+    (folder / "mine.py").write_text(f"from numba import njit\nfrom helpers import move\n\n@njit\n"
+                                    f"def mine(view, legal, n, rng):\n    {body}  # {mark}\n")
+    return f"{folder / 'mine.py'}:mine"
+
+
+def _bound(spec: str) -> tuple[int, int]:
+    """(compiled, loaded) by binding ``spec``'s slot afresh, in this process."""
+    from analyzer import engine
+    from analyzer.strategies import user_strategy
+
+    slot = engine.user_slot(user_strategy(spec), check_legal=False)
+    return sum(slot.stats.cache_misses.values()), sum(slot.stats.cache_hits.values())
+
+
+def _in_other_processes(specs: list[str], count: int = 1, compare: bool = False) -> list[list[str]]:
+    """What ``count`` new processes at once print after binding each of ``specs`` in turn, as
+    lines: the last one's (compiled, loaded) and, with ``compare``, the difference in win rate
+    of the first two over 300 ninety-nine deals (``analyzer compare``: one kernel, both slots)."""
+    import subprocess
+    import sys
+
+    script = ("import sys; from analyzer import api, engine; from analyzer.strategies import user_strategy\n"
+              "for spec in sys.argv[2:]:\n"
+              "    slot = engine.user_slot(user_strategy(spec), check_legal=False)\n"
+              "print(sum(slot.stats.cache_misses.values()), sum(slot.stats.cache_hits.values()))\n"
+              "if sys.argv[1]:\n"
+              "    done = api.compare('ninety-nine', sys.argv[2:4], games=300, seed=3, workers=1)\n"
+              "    print(done.tables['pairs'].loc[0, 'difference'])\n")
+    runs = [subprocess.Popen([sys.executable, "-c", script, "compare" if compare else "", *specs],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+            for _ in range(count)]
+    said = [run.communicate(timeout=300) for run in runs]
+    assert all(run.returncode == 0 for run in runs), [err for _, err in said]
+    return [out.splitlines() for out, _ in said]
+
+
 def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path, monkeypatch):
     """A user strategy compiled once is loaded, not compiled, by the next binding of the same
     code (another process, or the same files in another folder); an edited helper module is
@@ -575,18 +617,9 @@ def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path, monkeypatch):
     mark = uuid.uuid4()  # code no other test (or run) has compiled
 
     def strategy_in(folder: Path, pick: str, body: str = "return move(legal, n)") -> str:
-        folder.mkdir(parents=True)
-        (folder / "helpers.py").write_text(f"from numba import njit\n\n@njit\ndef move(legal, n):\n"
-                                           f"    return {pick}\n")
-        (folder / "mine.py").write_text(f"from numba import njit\nfrom helpers import move\n\n@njit\n"
-                                        f"def mine(view, legal, n, rng):\n    {body}  # {mark}\n")
-        return f"{folder / 'mine.py'}:mine"
+        return _strategy_in(folder, pick, mark, body)
 
-    def bound(spec: str) -> tuple[int, int]:
-        """(compiled, loaded) by binding ``spec``'s slot afresh."""
-        slot = engine.user_slot(user_strategy(spec), check_legal=False)
-        return sum(slot.stats.cache_misses.values()), sum(slot.stats.cache_hits.values())
-
+    bound = _bound
     first = strategy_in(tmp_path / "a", "legal[0]")
     assert bound(first) == (1, 0)
     assert bound(first) == (0, 1)
@@ -597,24 +630,11 @@ def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path, monkeypatch):
     assert _same(_reported(api.simulate("ninety-nine", games=300, seed=3, seats={0: first}, workers=1)),
                  _reported(api.simulate("ninety-nine", games=300, seed=3,
                                         seats={0: f"{DATA / 'strategies.py'}:first_legal"}, workers=1)))
-    import subprocess
-
-    def in_other_processes(spec: str, count: int) -> list[list[str]]:
-        """(compiled, loaded) of binding ``spec`` in ``count`` new processes at once."""
-        script = ("import sys; from analyzer import engine; from analyzer.strategies import user_strategy; "
-                  "slot = engine.user_slot(user_strategy(sys.argv[1]), check_legal=False); "
-                  "print(sum(slot.stats.cache_misses.values()), sum(slot.stats.cache_hits.values()))")
-        runs = [subprocess.Popen([sys.executable, "-c", script, spec], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True, cwd=ROOT) for _ in range(count)]
-        said = [run.communicate(timeout=300) for run in runs]
-        assert all(run.returncode == 0 for run in runs), [err for _, err in said]
-        return [out.split() for out, _ in said]
-
-    assert in_other_processes(first, 1) == [["0", "1"]]  # loaded, not compiled
+    assert _in_other_processes([first]) == [["0 1"]]  # loaded, not compiled
     # two processes that bind a new strategy at once both play (each compiles it, or finds it
     # written), and leave it cached
     fresh = strategy_in(tmp_path / "f", "legal[n - 1] if n > 1 else legal[0]")
-    assert all(pair in (["1", "0"], ["0", "1"]) for pair in in_other_processes(fresh, 2))
+    assert all(out in (["1 0"], ["0 1"]) for out in _in_other_processes([fresh], 2))
     assert bound(fresh) == (0, 1)
     args = ["simulate", "ninety-nine", "--games", "300", "--seed", "3", "--json", "--seat"]
     there = _run_cli(*args, f"0={tmp_path / 'b' / 'mine.py'}:mine")
@@ -643,6 +663,21 @@ def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path, monkeypatch):
         with pytest.raises(engine.NotAMove, match="returns float64"):
             engine.user_slot(user_strategy(floating), check_legal=False)
     assert engine._SlotCache.of(user_strategy(floating), check_legal=False).verdict() is None
+
+
+def test_slots_cached_by_two_processes_play_their_own_code_in_a_third(tmp_path):
+    """Two strategies, each compiled first in a process of its own, then loaded side by side
+    by a third into one kernel (a compare): each plays its own code there. numba numbers what
+    it compiles from a counter, which started at 1 in every process: both slots had one name,
+    and the third process ran one's code for both, a compare of equals (analyzer/jit.py)."""
+    import uuid
+
+    mark = uuid.uuid4()
+    first = _strategy_in(tmp_path / "first", "legal[0]", mark)
+    last = _strategy_in(tmp_path / "last", "legal[n - 1]", mark)
+    assert _in_other_processes([first]) == _in_other_processes([last]) == [["1 0"]]  # compiled, cached
+    loaded, difference = _in_other_processes([first, last], compare=True)[0]
+    assert loaded == "0 1" and float(difference) != 0.0  # equal play would be a difference of exactly 0
 
 
 @pytest.mark.parametrize("source, spec, message", [
