@@ -120,8 +120,16 @@ warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning
 # then both "analyzer.engine.slot" number 1 (engine._SlotCache), and a third process that loads
 # both from the cache into one kernel links both names to one code: both play one strategy
 # (tests/test_user_strategies.py). Counting from a random 48-bit start in each process makes
-# equal names as good as impossible. (Only names change, not code: records and speed stay.)
-numba.core.bytecode.FunctionIdentity._unique_ids = itertools.count(int.from_bytes(os.urandom(6), "little"))
+# equal names as good as impossible; a forked process (multiprocessing's default here) draws
+# its own start. (Only names change, not code: records and speed stay.)
+
+
+def _count_from_random() -> None:
+    numba.core.bytecode.FunctionIdentity._unique_ids = itertools.count(int.from_bytes(os.urandom(6), "little"))
+
+
+_count_from_random()
+os.register_at_fork(after_in_child=_count_from_random)
 
 
 #: Python's garbage collector thresholds while numba compiles (``_FewerCollections``)

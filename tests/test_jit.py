@@ -355,3 +355,34 @@ def test_shared_helpers_are_inlined_by_numba_or_by_llvm_as_the_game_declares(mon
     assert pickle.loads(pickle.dumps(jit.HELPER_INLINE)) is jit.HELPER_INLINE
     assert {g for g in ("hearts2", "twenty_two", "pitch10", "ninety_nine", "two_ten_jack")
             if jit._llvm_inlines(f"analyzer.games.{g}.kernel")} == {"twenty_two", "pitch10"}
+
+
+def _next_function_number() -> int:
+    """The number numba gives the next function it compiles (one used up)."""
+    from numba.core.bytecode import FunctionIdentity
+
+    return next(FunctionIdentity._unique_ids)
+
+
+def test_processes_number_their_compiled_functions_apart():
+    """numba's names of compiled functions end in a number from a counter; counted from 1 in
+    every process, two processes gave two strategies' cached slots one name, and a third that
+    loaded both ran one for both (tests/test_user_strategies.py). Every process, new or forked,
+    counts from a random start of its own."""
+    import os
+
+    script = "from analyzer import jit; from numba.core.bytecode import FunctionIdentity as F; print(next(F._unique_ids))"
+    starts = [int(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout)
+              for _ in range(2)]
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: its next number, then out at once
+        os.write(write, str(_next_function_number()).encode())
+        os._exit(0)
+    os.close(write)
+    forked = int(os.read(read, 64))
+    os.waitpid(child, 0)
+    here = _next_function_number()
+    # a counter from 1 gives numbers in the thousands; a forked counter, the parent's next number
+    assert min(starts + [forked, here]) > 1_000_000 and starts[0] != starts[1]
+    assert abs(forked - here) > 1_000_000
