@@ -156,14 +156,11 @@ def user_slot(strategy, check_legal: bool) -> Callable:
         except Exception:  # noqa: BLE001  (a cached slot this process cannot load: compiled again below)
             pass
     try:
-        slot = _slot(strategy, check_legal, nrt=False, cache=cache)
+        slot, verdict = _slot(strategy, check_legal, nrt=False, cache=cache), "plain"
     except Exception:  # noqa: BLE001  (any failure: compile as before, which reports the user's fault)
-        slot = _slot(strategy, check_legal, nrt=True, cache=cache)
-        if cache is not None:
-            cache.passed("counted")
-        return slot
+        slot, verdict = _slot(strategy, check_legal, nrt=True, cache=cache), "counted"
     if cache is not None:
-        cache.passed("plain")
+        cache.passed(verdict)
     return slot
 
 

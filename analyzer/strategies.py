@@ -7,6 +7,7 @@ strategy: an ``@njit`` function ``(view, legal, n, rng, [key=default, ...])`` (d
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import inspect
@@ -161,21 +162,29 @@ def _helpers_digest(resolved: str) -> str:
     return digest.hexdigest()
 
 
+@functools.lru_cache(maxsize=1)
+def _not_user_roots() -> tuple[Path, ...]:
+    """The folders whose modules are not a user's own: the analyzer's and Python's standard
+    library (installed libraries are told by their site-packages folder)."""
+    from analyzer.jit import _PACKAGE
+
+    paths = sysconfig.get_paths()
+    return (_PACKAGE.resolve(), Path(paths["stdlib"]).resolve(), Path(paths["platstdlib"]).resolve())
+
+
 def _is_user_code(path: Path) -> bool:
     """Whether a module file is a user's own code: not the analyzer's, nor an installed
     library's (site-packages), nor Python's standard library."""
-    from analyzer.jit import _PACKAGE
-
-    if path.is_relative_to(_PACKAGE.resolve()) or {"site-packages", "dist-packages"} & set(path.parts):
+    if {"site-packages", "dist-packages"} & set(path.parts):
         return False
-    return not any(path.is_relative_to(Path(sysconfig.get_paths()[k]).resolve()) for k in ("stdlib", "platstdlib"))
+    return not any(path.is_relative_to(root) for root in _not_user_roots())
 
 
-def _reached_modules(module: Any, follow: Callable[[Path], bool]) -> tuple[list[Path], list[Path]]:
+def _reached_modules(module: Any) -> tuple[list[Path], list[Path]]:
     """The files of the modules that ``module`` reaches through its globals (a module imported,
     or a function or ``@njit`` function defined in one), with the ``__init__.py`` of their
-    packages: those ``follow`` accepts, whose globals are read in turn, in the order found,
-    and the others met (not followed)."""
+    packages: the user's own (``_is_user_code``), whose globals are read in turn, in the order
+    found, and the others met (not followed)."""
     followed: dict[Path, None] = {}
     met: dict[Path, None] = {}
     todo = [module]
@@ -196,7 +205,7 @@ def _reached_modules(module: Any, follow: Callable[[Path], bool]) -> tuple[list[
                         continue
                     seen.add(id(dep))
                     resolved = Path(file).resolve()
-                    if follow(resolved):
+                    if _is_user_code(resolved):
                         followed[resolved] = None
                         todo.append(dep)
                     else:
@@ -292,7 +301,7 @@ def _exec_user_module(path: Path, module_name: str, file_hash: str) -> Any:
         raise
     finally:
         sys.path.remove(str(root))
-        code, libraries = _reached_modules(module, _is_user_code)
+        code, libraries = _reached_modules(module)
         local = _LOCAL[str(path.resolve())] = [p for p in code if p.is_relative_to(root)]
         for name in set(sys.modules) - before - {module_name}:
             file = getattr(sys.modules[name], "__file__", None)
