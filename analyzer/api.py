@@ -359,3 +359,11 @@ def report(game: str, out: str, **options: Any):
     from analyzer.report import build_report
 
     return build_report(game, out, **options)
+
+
+def cache(prune: bool = False, clear: bool = False):
+    """What the on-disk cache holds; ``prune`` removes what no run of this version reads
+    again, ``clear`` everything. See :func:`analyzer.cache.survey`."""
+    from analyzer.cache import survey
+
+    return survey(prune=prune, clear=clear)

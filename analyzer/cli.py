@@ -809,6 +809,44 @@ def solve(
     _say(result.verdict())
 
 
+@app.command()
+def cache(
+    prune: bool = typer.Option(False, "--prune", help="Remove what no run of this version reads again: kernels of other versions, slots of user strategies changed or gone.", metavar=""),
+    clear: bool = typer.Option(False, "--clear", help="Remove everything the analyzer cached (the next runs compile again).", metavar=""),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
+) -> None:
+    """What the cache of compiled kernels and user strategies holds, and how much of it
+    is stale (left by other versions); `--prune` removes that. Run it while no analysis runs.
+
+    Examples:
+
+    ```
+    analyzer cache
+    analyzer cache --prune
+    ANALYZER_CACHE_DIR=/tmp/c analyzer cache --clear
+    ```
+    """
+    from analyzer import api
+    from analyzer.cache import human_size
+    from analyzer.errors import AnalyzerError
+
+    if prune and clear:
+        raise AnalyzerError("give --prune or --clear, not both")
+    result = api.cache(prune=prune, clear=clear)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    import pandas as pd
+
+    contents = result.tables["contents"]
+    shown = pd.DataFrame({"cache": contents["cache"], "folders": contents["folders"],
+                          "size": contents["bytes"].map(human_size), "stale": contents["stale_folders"],
+                          "stale size": contents["stale_bytes"].map(human_size)})
+    _say(f"Cache folder: {result.root} (ANALYZER_CACHE_DIR moves it)")
+    _print_frame(shown)
+    _say(result.verdict())
+
+
 def _read_position(path: str) -> dict[str, Any]:
     from pathlib import Path
 

@@ -229,10 +229,12 @@ class _SlotCache:
     compiled without one is written to it after its checks (a strategy that fails them is
     never cached). Two processes may write the same slot at once (numba writes a file whole,
     then renames it). A slot that cannot be loaded is compiled again. Removing the folder
-    clears the cache."""
+    clears the cache; ``analyzer cache --prune`` removes the slots of strategy files changed or
+    gone and of other package versions (``origin.json``, analyzer.cache)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, strategy_file: str | None = None) -> None:
         self.folder = folder
+        self.strategy_file = strategy_file
 
     @classmethod
     def of(cls, strategy, check_legal: bool) -> "_SlotCache | None":
@@ -247,7 +249,8 @@ class _SlotCache:
         name = getattr(strategy.function, "py_func", strategy.function).__qualname__
         key = hashlib.sha256("\0".join([digest, name, repr(tuple(int(v) for v in strategy.params)),
                                         str(bool(check_legal)), _package_hash()]).encode())
-        return cls(_cache_root() / "slots" / key.hexdigest()[:32])
+        return cls(_cache_root() / "slots" / key.hexdigest()[:32],
+                   getattr(strategy.function, "py_func", strategy.function).__globals__.get("__file__"))
 
     def verdict(self) -> str | None:
         """"plain" or "counted": the slot that passed its checks; None before one did."""
@@ -281,13 +284,17 @@ class _SlotCache:
             pass
 
     def passed(self, verdict: str) -> None:
-        """Note that the slot ``verdict`` ("plain", "counted") passed its checks."""
+        """Note that the slot ``verdict`` ("plain", "counted") passed its checks, and which
+        package and strategy file wrote it (``analyzer cache --prune`` reads it)."""
+        from analyzer.cache import write_origin
+
         try:
             from analyzer.io import write_text
 
             write_text(self.folder / "verdict", verdict + "\n")
         except OSError:
-            pass
+            return
+        write_origin(self.folder, self.strategy_file, _package_hash())
 
 
 #: the file name of a slot compiled without the cache (numba then caches nothing)
