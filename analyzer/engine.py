@@ -58,12 +58,12 @@ def _is_dispatcher(value) -> bool:
     return isinstance(value, numba.core.registry.CPUDispatcher)
 
 
-def _global_names(code: types.CodeType) -> set[str]:
+def global_names(code: types.CodeType) -> set[str]:
     """The global names a function's code (and the code nested in it) may read."""
     names = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            names |= _global_names(const)
+            names |= global_names(const)
     return names
 
 
@@ -108,7 +108,7 @@ def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Cal
     options = _options(function, "cache", "boundscheck", "_nrt")
     checked = njit(**options, boundscheck=True, _nrt=nrt)(twin)  # never under the user's cache
     done[id(function)] = checked  # before its callees: a recursive function calls its own twin
-    for name in _global_names(py.__code__):
+    for name in global_names(py.__code__):
         value = scope.get(name)
         if not _is_dispatcher(value):
             continue
@@ -218,7 +218,9 @@ def _check_slot(function, copies: dict, nrt: bool) -> None:
 class _SlotCache:
     """The on-disk cache of one compiled user strategy slot: a folder under
     ``<cache>/slots/`` named after all its code can depend on (the strategy's code as loaded,
-    with the modules it reaches: strategies.code_digest; the function's name, the bound
+    with the modules it reaches: strategies.code_digest; the values it reads that numba
+    compiles in as constants, computed when the file loaded: strategies.frozen_values_digest;
+    the function's name, the bound
     parameters, the legality check; every source file of the package: jit.source_hash). It
     holds the slot's generated source, ``slot_plain.py`` or ``slot_counted.py`` (with reference
     counting), numba's cache of it beside it (``__pycache__``: the user's code is compiled into
@@ -241,13 +243,14 @@ class _SlotCache:
         """The cache of ``strategy``'s slot; None when it is not cached: under ``--debug``, or a
         function not loaded from a strategy file (no code digest)."""
         from analyzer.jit import DEBUG, _cache_root
-        from analyzer.strategies import code_digest
+        from analyzer.strategies import code_digest, frozen_values_digest
 
         digest = None if DEBUG else code_digest(strategy.function)
         if digest is None:
             return None
         name = getattr(strategy.function, "py_func", strategy.function).__qualname__
-        key = hashlib.sha256("\0".join([digest, name, repr(tuple(int(v) for v in strategy.params)),
+        key = hashlib.sha256("\0".join([digest, frozen_values_digest(strategy.function), name,
+                                        repr(tuple(int(v) for v in strategy.params)),
                                         str(bool(check_legal)), _package_hash()]).encode())
         return cls(_cache_root() / "slots" / key.hexdigest()[:32],
                    getattr(strategy.function, "py_func", strategy.function).__globals__.get("__file__"))

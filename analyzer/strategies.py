@@ -7,6 +7,7 @@ strategy: an ``@njit`` function ``(view, legal, n, rng, [key=default, ...])`` (d
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
 import importlib.util
@@ -280,6 +281,83 @@ def code_digest(function: Callable) -> str | None:
     strategy file and the modules it reaches (``_code_digest``); None for a function defined
     anywhere else."""
     return getattr(function, "py_func", function).__globals__.get(CODE_DIGEST)
+
+
+def frozen_values_digest(function: Callable) -> str:
+    """SHA-256 of the values numba compiles into a user strategy as constants: the data
+    (arrays, numbers, strings, tuples of them, enum members) that its code and the user's
+    functions it calls read from their globals and closures, and every data attribute of the
+    user's modules they read (a ``tables.WEIGHTS`` is not told apart from the rest). A file
+    computes them when it loads (a table read from a data file, an environment variable), so
+    its text does not say them: the compiled slot's cache key needs them too. Other values
+    (functions, classes, numba types) are code or the libraries', left to ``code_digest``."""
+    from analyzer.engine import global_names
+
+    digest = hashlib.sha256()
+    seen: set[int] = set()
+    todo = [function]
+    while todo:
+        value = todo.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, types.ModuleType):
+            reads = sorted(vars(value).items())
+            digest.update(b"\0module")
+        else:
+            py = getattr(value, "py_func", value)
+            cells = [(f"<cell {i}>", cell.cell_contents) for i, cell in enumerate(py.__closure__ or ())
+                     if _has_contents(cell)]
+            reads = [(name, py.__globals__[name]) for name in sorted(global_names(py.__code__))
+                     if name in py.__globals__] + cells
+            digest.update(f"\0{py.__qualname__}".encode())
+        for name, read in reads:
+            if name.startswith("__") and name.endswith("__"):  # a module's file, name, digest: not read by kernels
+                continue
+            if _is_user_object(read):
+                todo.append(read)
+            elif (data := _data_bytes(read)) is not None:
+                digest.update(f"\0{name}=".encode() + data)
+    return digest.hexdigest()
+
+
+def _has_contents(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:  # a cell not yet filled
+        return False
+    return True
+
+
+def _is_user_object(value: Any) -> bool:
+    """A module or a (compiled) function of the user's own code: its reads are followed."""
+    if isinstance(value, types.ModuleType):
+        file = getattr(value, "__file__", None)
+        return file is not None and _is_user_code(Path(file).resolve())
+    py = getattr(value, "py_func", value)
+    if not isinstance(py, types.FunctionType):
+        return False
+    if CODE_DIGEST in py.__globals__:  # a strategy file's own
+        return True
+    module = sys.modules.get(py.__module__)
+    if module is not None:
+        return _is_user_object(module)
+    file = py.__code__.co_filename  # a helper module the strategy's loading forgot
+    return not file.startswith("<") and _is_user_code(Path(file).resolve())
+
+
+def _data_bytes(value: Any) -> bytes | None:
+    """``value`` as bytes that change with it, for the data numba freezes; None for the rest."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            return None
+        return f"array {value.dtype.str} {value.shape}:".encode() + np.ascontiguousarray(value).tobytes()
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.generic, enum.Enum)):
+        return f"{type(value).__name__} {value!r}".encode()
+    if isinstance(value, tuple):
+        parts = [_data_bytes(item) for item in value]
+        return None if None in parts else f"{type(value).__name__}(".encode() + b",".join(parts) + b")"
+    return None
 
 
 def _exec_user_module(path: Path, module_name: str, file_hash: str) -> Any:

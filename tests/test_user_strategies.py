@@ -661,6 +661,39 @@ def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path, monkeypatch):
     assert engine._SlotCache.of(user_strategy(floating), check_legal=False).verdict() is None
 
 
+def test_values_computed_when_the_strategy_loads_are_part_of_its_cache_key(tmp_path):
+    """numba compiles the globals a strategy reads in as constants. A value its file computes
+    when it loads (here from a data file, in the file itself and in a helper module read by
+    attribute) is not in any file's text: a slot compiled for other values must not be loaded
+    for it (it played the old values, before the key held them)."""
+    import uuid
+
+    from analyzer.strategies import load_user_function
+
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "choice.txt").write_text("first")
+    (folder / "tables.py").write_text("import numpy as np\n\nSHIFT = np.zeros(1, np.int64)\n")
+    (folder / "mine.py").write_text(
+        "from pathlib import Path\n\nfrom numba import njit\n\nimport tables\n\n"
+        "LAST = Path(__file__).with_name('choice.txt').read_text() == 'last'\n\n\n@njit\n"
+        f"def mine(view, legal, n, rng):\n    # {uuid.uuid4()}\n"
+        "    k = n - 1 if LAST else 0\n    return legal[(k + tables.SHIFT[0]) % n]\n")
+    spec = f"{folder / 'mine.py'}:mine"
+    module = load_user_function(spec, module=True)
+    assert _bound(spec) == (1, 0) and _bound(spec) == (0, 1)
+    module.LAST = True  # as a process finds it after choice.txt says "last"
+    assert _bound(spec) == (1, 0)
+    assert _same(_reported(api.simulate("ninety-nine", games=300, seed=3, seats={0: spec}, workers=1)),
+                 _reported(api.simulate("ninety-nine", games=300, seed=3, seats={0: LAST}, workers=1)))
+    module.LAST = False
+    assert _bound(spec) == (0, 1)
+    module.tables.SHIFT[0] = 1  # a helper module's table, changed in place
+    assert _bound(spec) == (1, 0)
+    module.tables.SHIFT[0] = 0
+    assert _bound(spec) == (0, 1)
+
+
 def test_slots_cached_by_two_processes_play_their_own_code_in_a_third(tmp_path):
     """Two strategies, each compiled first in a process of its own, then loaded side by side
     by a third into one kernel (a compare): each plays its own code there. numba numbers what
