@@ -130,6 +130,12 @@ def entries() -> list[Entry]:
     return found
 
 
+def stale_kernel_bytes() -> int:
+    """Bytes of the kernel folders no run of this version reads (said when a game compiles)."""
+    current = current_kernel_groups()
+    return sum(_size(path) for path in _folders(root() / "numba", _KERNELS) if path.name not in current)
+
+
 def remove(chosen: list[Entry]) -> tuple[int, int]:
     """Remove the folders of ``chosen``; (folders, bytes) removed (a folder that cannot be
     removed, or is gone already, is not counted)."""

@@ -357,7 +357,28 @@ def _compiling(game: str, entry: str, tier: tuple) -> Path | None:
         name = game.replace("_", "-")
         NOTICE(f"compiling {name} search strategies (first run that plays one only, a minute or two)..." if tier
                else f"compiling {name} kernels (first run only, up to about a minute)...")
+        _mention_stale_kernels()
     return stamp
+
+
+#: older versions' kernels in the cache worth a word when a game compiles (a new version's
+#: first run is when the old ones became stale)
+STALE_WORTH_SAYING = 100 * 2**20
+_STALE_SAID: list[bool] = []
+
+
+def _mention_stale_kernels() -> None:
+    """Say, once per process, how much of the cache older versions' kernels take, when it is
+    STALE_WORTH_SAYING or more."""
+    from analyzer.cache import human_size, stale_kernel_bytes
+
+    if _STALE_SAID:
+        return
+    _STALE_SAID.append(True)
+    size = stale_kernel_bytes()
+    if size >= STALE_WORTH_SAYING:
+        NOTICE(f"(older versions' kernels take {human_size(size)} of the cache: `analyzer cache --prune` "
+               "removes them)")
 
 
 @functools.lru_cache(maxsize=None)

@@ -54,10 +54,18 @@ def test_the_first_run_of_a_tier_says_it_compiles_once(cli, tmp_path, monkeypatc
     stamps = list(Path(tmp_path).rglob("compiled/*"))
     assert [p.name for p in stamps] == ["run_chunk-base"]
     assert cli("simulate", "hearts2", "--games", "3")[2] == ""
+    # an older version's kernels (a sparse file of 150 MB) are worth a word, once per process
+    old = tmp_path / "numba" / "hearts2-0123456789abcdef"
+    old.mkdir(parents=True)
+    with open(old / "kernel.nbc", "wb") as big:
+        big.truncate(150 * 2**20)
+    monkeypatch.setattr(engine, "_STALE_SAID", [])
     code, _, err = cli("simulate", "hearts2", "--games", "3", "--seat", "0=mc:k=2")
     assert code == 0
     assert err.splitlines() == ["compiling hearts2 search strategies (first run that plays one only, "
-                                "a minute or two)..."]
+                                "a minute or two)...",
+                                "(older versions' kernels take 150 MB of the cache: `analyzer cache --prune` "
+                                "removes them)"]
     monkeypatch.setattr(engine, "_NOTICED", set())  # a new process: the stamps say it is compiled
     monkeypatch.setattr(engine, "_STAMPED", set())
     assert cli("simulate", "hearts2", "--games", "3", "--seat", "0=mc:k=2")[2] == ""
