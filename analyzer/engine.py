@@ -86,12 +86,15 @@ def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Cal
     """A user strategy's ``@njit`` function compiled again with bounds checks, and so every user
     function it calls through a global name (its helpers, recursively): an index out of range
     anywhere in the user's code raises IndexError instead of touching memory it does not own.
-    The analyzer's own helpers it calls stay unchecked. A helper reached through a module
-    attribute (``mylib.f``) is not rewritten and runs unchecked. Uncompiled (``--debug``) a
-    function is returned as is: Python checks every index.
+    A helper reached through a module of the user's (``import tools.choose`` and
+    ``tools.choose.pick(...)``) is too: the function reads a copy of the module whose
+    functions are the checked ones (``_checked_module``). The analyzer's own helpers it calls
+    stay unchecked. Uncompiled (``--debug``) a function is returned as is: Python checks
+    every index.
 
     ``nrt=False`` compiles the copies without numba's reference counting (``user_slot`` says
-    when that is safe)."""
+    when that is safe). ``_done``: {id of a user function: its checked copy} so far (the
+    modules' copies are kept apart, under ``_MODULE_COPIES`` in it)."""
     if not _is_dispatcher(function):
         return function
     done = {} if _done is None else _done
@@ -109,15 +112,44 @@ def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Cal
     checked = njit(**options, boundscheck=True, _nrt=nrt)(twin)  # never under the user's cache
     done[id(function)] = checked  # before its callees: a recursive function calls its own twin
     for name in global_names(py.__code__):
-        value = scope.get(name)
-        if not _is_dispatcher(value):
-            continue
-        if value.py_func.__module__.split(".")[0] == "analyzer":
-            if value.targetoptions.get("inline", "never") != "never":  # "always", jit.HELPER_INLINE
-                scope[name] = _not_inlined(value, nrt)
-        else:
-            scope[name] = bounds_checked(value, nrt, done)
+        if name in scope:
+            scope[name] = _checked_global(scope[name], nrt, done)
     return checked
+
+
+#: the key of ``bounds_checked``'s ``_done`` under which the modules' copies are kept
+_MODULE_COPIES = "modules"
+
+
+def _checked_global(value, nrt: bool, done: dict):
+    """What a checked copy of a user function reads for a global ``value``: a user function's
+    checked copy; a user module's copy with its functions checked; an inlined analyzer helper
+    out of line (``_not_inlined``); anything else as it is."""
+    from analyzer.strategies import is_user_module
+
+    if isinstance(value, types.ModuleType):
+        return _checked_module(value, nrt, done) if is_user_module(value) else value
+    if not _is_dispatcher(value):
+        return value
+    if value.py_func.__module__.split(".")[0] != "analyzer":
+        return bounds_checked(value, nrt, done)
+    if value.targetoptions.get("inline", "never") != "never":  # "always", jit.HELPER_INLINE
+        return _not_inlined(value, nrt)
+    return value
+
+
+def _checked_module(module: types.ModuleType, nrt: bool, done: dict) -> types.ModuleType:
+    """A copy of a user's module for checked code to read: its attributes, each as
+    ``_checked_global`` gives it (its submodules copied alike). numba resolves ``module.f``
+    on the object it is given, when it compiles."""
+    copies = done.setdefault(_MODULE_COPIES, {})
+    if id(module) in copies:
+        return copies[id(module)]
+    copy = types.ModuleType(module.__name__, module.__doc__)
+    copies[id(module)] = copy  # before its attributes: modules may import each other
+    for name, value in list(vars(module).items()):
+        copy.__dict__[name] = value if name.startswith("__") else _checked_global(value, nrt, done)
+    return copy
 
 
 def _takes_counted_results(dispatchers) -> bool:
@@ -203,7 +235,7 @@ def _slot(strategy, check_legal: bool, nrt: bool, cache: "_SlotCache | None" = N
 def _check_slot(function, copies: dict, nrt: bool) -> None:
     """Refuse what compiled but must not run: code compiled without reference counting that
     receives a counted value, and a function whose compiled return type is not a move."""
-    if not nrt and _takes_counted_results(copies.values()):
+    if not nrt and _takes_counted_results(c for c in copies.values() if _is_dispatcher(c)):
         raise TypeError("receives a reference-counted value: compile with reference counting")
     # the slot's signature would cast any number to a move: a float (or a bool) returned is a fault
     for signature in getattr(function, "nopython_signatures", []):

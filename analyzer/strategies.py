@@ -329,11 +329,17 @@ def _has_contents(cell) -> bool:
     return True
 
 
+def is_user_module(module: types.ModuleType) -> bool:
+    """Whether ``module`` is of the user's own code (``_is_user_code``; a module with no file
+    is not)."""
+    file = getattr(module, "__file__", None)
+    return file is not None and _is_user_code(Path(file).resolve())
+
+
 def _is_user_object(value: Any) -> bool:
     """A module or a (compiled) function of the user's own code: its reads are followed."""
     if isinstance(value, types.ModuleType):
-        file = getattr(value, "__file__", None)
-        return file is not None and _is_user_code(Path(file).resolve())
+        return is_user_module(value)
     py = getattr(value, "py_func", value)
     if not isinstance(py, types.FunctionType):
         return False

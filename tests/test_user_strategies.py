@@ -661,6 +661,36 @@ def test_a_compiled_user_strategy_is_cached_on_its_code(tmp_path, monkeypatch):
     assert engine._SlotCache.of(user_strategy(floating), check_legal=False).verdict() is None
 
 
+def test_a_helper_reached_through_a_module_of_the_users_is_bounds_checked(tmp_path):
+    """``import tools.choose`` and ``tools.choose.past(...)``: the helper is the user's code,
+    checked as one reached by name (it read and wrote past its arrays unchecked before: a
+    segmentation fault at 100,000 places past the end, exit 139 and no word). The user's
+    modules themselves are left as they were."""
+    import uuid
+
+    from analyzer import engine
+    from analyzer.strategies import load_user_function, user_strategy
+
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "__init__.py").write_text("")
+    (tmp_path / "tools" / "choose.py").write_text(
+        "from numba import njit\n\n\n@njit\ndef past(legal, n):\n    return legal[n + 2]\n\n\n"
+        "@njit\ndef first(legal, n):\n    return legal[0]\n")
+    (tmp_path / "mine.py").write_text(
+        f"from numba import njit\n\nimport tools.choose\n\n# {uuid.uuid4()}\n\n\n"
+        "@njit\ndef bad(view, legal, n, rng):\n    return tools.choose.past(legal, n)\n\n\n"
+        "@njit\ndef good(view, legal, n, rng):\n    return tools.choose.first(legal, n)\n")
+    module = load_user_function(f"{tmp_path / 'mine.py'}:bad", module=True)
+    tools, past = module.tools, module.tools.choose.past
+    view, legal, rng = np.zeros(8, np.int64), np.arange(3, dtype=np.int64), np.zeros(4, np.uint64)
+    for _ in range(2):  # compiled, then loaded from the cache
+        with pytest.raises(IndexError):
+            engine.user_slot(user_strategy(f"{tmp_path / 'mine.py'}:bad"), check_legal=False)(view, legal, 3, rng)
+        assert engine.user_slot(user_strategy(f"{tmp_path / 'mine.py'}:good"), check_legal=False)(
+            view, legal, 3, rng) == 0
+    assert module.tools is tools and tools.choose.past is past
+
+
 def test_values_computed_when_the_strategy_loads_are_part_of_its_cache_key(tmp_path):
     """numba compiles the globals a strategy reads in as constants. A value its file computes
     when it loads (here from a data file, in the file itself and in a helper module read by
