@@ -898,6 +898,22 @@ def _interrupt_code() -> int:
     return 143 if _TERMINATED[0] else 130
 
 
+def entry() -> None:
+    """The command line (``analyzer``, ``python -m analyzer``): ``main``, in a child process
+    watched by this one when the command runs a user strategy, so that a crash of compiled
+    code is one line and status 3 (analyzer.supervise; not under --debug: nothing is
+    compiled)."""
+    from analyzer import supervise
+
+    args = sys.argv[1:]
+    strategies = [] if "--debug" in args else supervise.user_strategies_named(args)
+    if strategies:
+        code = supervise.run_watched(strategies)
+        if code is not None:
+            sys.exit(code)
+    main()
+
+
 def main() -> None:
     """Entry point: user errors become one line on stderr and exit status 2; a strategy's
     fault exit 3; Ctrl-C 130 and SIGTERM 143, after cleaning up partial files."""

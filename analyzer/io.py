@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Iterator
 
 from analyzer.errors import AnalyzerError
+from analyzer.supervise import note_part
 
 
 def _umask() -> int:
@@ -53,6 +54,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     except OSError as exc:
         raise AnalyzerError(f"cannot write {target}: {exc.strerror}") from None
     os.close(fd)
+    note_part(tmp)  # removed by the watching process if this one crashes (analyzer.supervise)
     os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; an output file honours the umask
     try:
         yield Path(tmp)
@@ -65,6 +67,8 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    finally:
+        note_part(tmp, done=True)
 
 
 def write_text(path: str | Path, text: str) -> None:

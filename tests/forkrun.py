@@ -36,9 +36,9 @@ def _child(args: list[str], cwd: str, out_path: str, err_path: str) -> None:
     try:
         os.chdir(cwd)
         sys.argv = ["analyzer", *args]
-        from analyzer.cli import main
+        from analyzer.cli import entry
 
-        main()
+        entry()  # as python -m analyzer runs it
         code = 0
     except SystemExit as exc:  # as the interpreter maps sys.exit's argument
         if exc.code is None or isinstance(exc.code, int):

@@ -265,6 +265,10 @@ HOSTILE_CASES = ([(game, "smuggle", "illegal move") for game in HOSTILE_GAMES]
                                          ("raises", "raised"), ("returns_float", "returns float64, not an integer move")]])
 
 
+# a crash of compiled code, said by the process that watched it (analyzer.supervise)
+HOSTILE_CASES.append(("ninety-nine", "recurses", "the engine crashed (SIGSEGV) while user strategy "))
+
+
 @pytest.mark.parametrize("game,name,expect", HOSTILE_CASES)
 def test_a_hostile_strategy_is_one_line_exit_3(game, name, expect, tmp_path):
     result = run("simulate", game, "--games", "20", "--seat", f"0={HOSTILE}:{name}", "--out", "rows.csv",
@@ -274,6 +278,24 @@ def test_a_hostile_strategy_is_one_line_exit_3(game, name, expect, tmp_path):
     assert "Traceback" not in result.stderr and len(lines) == 1, result.stderr[-2000:]
     assert lines[0].startswith("error: ") and expect in lines[0] and f"{name}" in lines[0]
     assert not list(tmp_path.iterdir())  # no rows, no partial file
+
+
+def test_the_commands_watched_are_those_that_name_a_user_strategy(tmp_path):
+    from analyzer.supervise import user_strategies_named
+
+    assert user_strategies_named(["simulate", "hearts2", "--seat", "0=random", "--out", "x.py"]) == []
+    assert user_strategies_named(["simulate", "hearts2", "--seat", "0=/a b/s.py:f:k=2", "--seat", "1=s.py:g"]) == [
+        "/a b/s.py:f", "s.py:g"]
+    assert user_strategies_named(["compare", "ninety-nine", "x.py:f", "heuristic", "mc:k=8,base=y.py:g",
+                                  "--rollout", "x.py:f"]) == ["x.py:f", "y.py:g"]
+    assert user_strategies_named(["report", "pitch10", "--strategies", "a.py:one,heuristic,b.py:two"]) == [
+        "a.py:one", "b.py:two"]
+    job = tmp_path / "job.toml"
+    job.write_text('[[run]]\nkind = "compare"\nstrategies = ["heuristic", "mine.py:cautious"]\n')
+    assert user_strategies_named(["batch", str(job), "--out", "o"]) == ["mine.py:cautious"]
+    job.write_text('[[run]]\nkind = "compare"\nstrategies = ["heuristic", "random"]\n')
+    assert user_strategies_named(["batch", str(job), "--out", "o"]) == []
+    assert user_strategies_named(["batch", str(tmp_path / "missing.toml"), "--out", "o"]) == []
 
 
 def test_a_strategy_module_that_exits_is_one_line(tmp_path):

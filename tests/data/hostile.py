@@ -56,3 +56,16 @@ def _past_the_end(legal, n):
 def out_of_bounds_in_helper(view, legal, n, rng):
     """Writes far past the end of its array, in a helper of its own."""
     return _past_the_end(legal, n)
+
+
+@njit
+def _deeper(k, legal):
+    if k < 0:  # never: k only grows
+        return legal[0]
+    return _deeper(k + 1, legal) + 0  # not a tail call: each level keeps its frame
+
+
+@njit
+def recurses(view, legal, n, rng):
+    """Recurses without end: compiled code overflows the stack (SIGSEGV)."""
+    return _deeper(0, legal)

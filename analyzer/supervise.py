@@ -1,0 +1,169 @@
+"""A command that runs a user strategy runs in a child process, watched by this one, so that
+a crash of the compiled code is said in one line rather than as the shell's "Segmentation
+fault" and status 139.
+
+Compiled code has no stack limit a strategy can meet gracefully: a user strategy that
+recurses without end (or too deep) overflows the stack, and the process dies of SIGSEGV with
+no word (reads and writes outside an array are bounds-checked: engine.bounds_checked). The
+command line (``analyzer``, ``python -m analyzer``) forks before it imports the engine; the
+parent waits, and if the child died of a signal of a crash it says so, removes the partial
+files the child left (the temporary files of ``io.atomic_path``, noted in a list file the
+child appends to) and exits 3, as for any fault of a strategy. Otherwise it exits with the
+child's status. The child writes no core file, and dies with the parent (Linux: a parent
+killed with SIGKILL cannot pass it on).
+
+Signals: Ctrl-C at a terminal reaches both processes (one process group): the child stops as
+it does alone, the parent only waits. A signal sent to the parent's pid alone (``kill``,
+``Popen.send_signal``) is passed on to the child. Only commands that name a user strategy
+(``path.py:function`` in an argument, or in a batch job file) are watched; the others run
+in this process as before.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+#: the environment variable that gives the child the file to note its temporary files in
+PARTS_FILE = "ANALYZER_PARTS_FILE"
+
+#: the signals of a crash of compiled code
+CRASHES = (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT)
+#: passed on to the child when sent to the parent's pid alone
+PASSED_ON = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+#: a signal a process sent with kill() (si_code <= 0: SI_USER, SI_QUEUE, SI_TKILL); one from
+#: the terminal (SI_KERNEL) reached the child too
+_SENT_BY_A_PROCESS = 0
+
+#: exit status of a fault of a strategy (cli.main)
+STRATEGY_FAULT = 3
+
+
+#: a user strategy as named on a command line or in a job file: ``path.py:function``
+_USER_STRATEGY = re.compile(r"[^=,'\"\n]+\.py:[A-Za-z_]\w*")
+
+
+def user_strategies_named(args: list[str]) -> list[str]:
+    """The user strategies (``path.py:function``) a command line runs: in its arguments (a
+    seat, a compared strategy, a rollout, a search strategy's base, a report's strategies),
+    or in the text of a ``batch`` job file; in order, once each."""
+    texts = list(args)
+    if "batch" in args:
+        for arg in args[args.index("batch") + 1:]:
+            if arg.endswith(".toml"):
+                try:
+                    texts.append(Path(arg).read_text(encoding="utf-8", errors="replace"))
+                except OSError:
+                    pass
+    return list(dict.fromkeys(m.strip() for text in texts for m in _USER_STRATEGY.findall(text)))
+
+
+def run_watched(strategies: list[str]) -> int | None:
+    """Fork: in the child, return None (the caller runs the command); in the parent, wait
+    for the child and return the exit status to end with (``strategies``: the user
+    strategies it runs, named if it crashes)."""
+    import tempfile
+
+    fd, parts = tempfile.mkstemp(prefix="analyzer-parts-", suffix=".txt")
+    os.close(fd)
+    watched = {*PASSED_ON, signal.SIGCHLD}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, watched)  # none lost between fork and wait
+    sys.stdout.flush()
+    sys.stderr.flush()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        _die_with(parent)
+        _no_core_file()
+        os.environ[PARTS_FILE] = parts
+        return None
+    try:
+        status = _wait(pid, watched)
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) in CRASHES:
+            _remove_parts(parts)
+            name = signal.Signals(os.WTERMSIG(status)).name
+            who = f"user strateg{'ies' if len(strategies) > 1 else 'y'} {', '.join(strategies)}"
+            print(f"error: the engine crashed ({name}) while {who} played: a strategy that recurses "
+                  "without end (or too deep) overflows the stack", file=sys.stderr)
+            return STRATEGY_FAULT
+        if os.WIFSIGNALED(status):
+            _remove_parts(parts)
+            return 128 + os.WTERMSIG(status)
+        return os.WEXITSTATUS(status)
+    finally:
+        Path(parts).unlink(missing_ok=True)
+
+
+def _die_with(parent: int) -> None:
+    """In the child: be killed when the watching process dies (Linux; a SIGKILL it cannot
+    pass on), so that no strategy spins on unwatched."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the child outlives a killed parent
+        return
+    if os.getppid() != parent:  # it died before the call
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _no_core_file() -> None:
+    """In the child: a crash writes no core file into the working folder (nothing is written
+    by a failed command; the parent says what happened)."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+    except (ImportError, OSError, ValueError):
+        pass
+
+
+def _wait(pid: int, watched: set) -> int:
+    """The child's wait status, passing on what was sent to this process alone."""
+    while True:
+        info = signal.sigwaitinfo(watched)
+        if info.si_signo == signal.SIGCHLD:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+        elif info.si_code <= _SENT_BY_A_PROCESS:
+            try:
+                os.kill(pid, info.si_signo)
+            except ProcessLookupError:
+                pass
+
+
+def note_part(path: str, done: bool = False) -> None:
+    """In a watched child: note a temporary file made (or, ``done``, gone), for the parent to
+    remove after a crash."""
+    parts = os.environ.get(PARTS_FILE)
+    if not parts:
+        return
+    try:
+        with open(parts, "a", encoding="utf-8") as file:
+            file.write(f"{'-' if done else '+'}{path}\n")
+    except OSError:
+        pass
+
+
+def _remove_parts(parts: str) -> None:
+    """Remove the temporary files the crashed child made and did not finish."""
+    left: dict[str, None] = {}
+    try:
+        lines = Path(parts).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return
+    for line in lines:
+        if line.startswith("+"):
+            left[line[1:]] = None
+        elif line.startswith("-"):
+            left.pop(line[1:], None)
+    for path in left:
+        Path(path).unlink(missing_ok=True)
