@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import AnalyzerError, StrategyError
+from analyzer.supervise import note_folder
 
 KINDS = ("simulate", "compare", "review")
 DEFAULT_CHUNK = 100_000
@@ -622,6 +623,8 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise AnalyzerError(f"cannot create --out {out}: {exc.strerror}") from None
+    if created:  # removed as below by the watching process if this one crashes (analyzer.supervise)
+        note_folder(str(out), kept="*.pkl")
     try:
         return _run_job(runs, out, workers, scheduler, local_cluster, progress, warn, timeout)
     except BaseException:
@@ -630,6 +633,9 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
 
             shutil.rmtree(out, ignore_errors=True)  # nothing was saved: leave no empty folder behind
         raise
+    finally:
+        if created:
+            note_folder(str(out), kept="*.pkl", done=True)
 
 
 def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | None, local_cluster: int | None,
@@ -682,7 +688,7 @@ def _local_execute(todo, store: Checkpoints, display, workers: int | None, done:
 
 def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, local_cluster: int | None,
                   games: list[str], done: list[int], timeout: float | None, warn=None, **_) -> None:
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, KilledWorker, LocalCluster, as_completed
 
     cluster = None
     if scheduler:
@@ -692,13 +698,14 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise AnalyzerError(f"cannot reach the Dask scheduler {scheduler!r}: {first}"[:300]) from None
     else:
-        # silence_logs: the workers' warnings (a task cancelled when a run fails) are not the
-        # user's; the job's own faults come back as ChunkFailure, its errors in one line. The
+        # silence_logs: the workers' warnings (a task cancelled when a run fails) and the
+        # scheduler's errors (a task whose workers died: KilledWorker) are not the user's; the
+        # job's own faults come back as ChunkFailure or KilledWorker, its errors in one line. The
         # scheduler's HTTP server (no dashboard) on a free port: on its default, 8787, taken by
         # any other Dask cluster, it warned "Port 8787 is already in use" on stderr
         cluster = LocalCluster(n_workers=local_cluster, threads_per_worker=1, processes=True, host="127.0.0.1",
                                dashboard_address=":0", scheduler_kwargs={"dashboard": False},
-                               silence_logs=logging.ERROR)
+                               silence_logs=logging.CRITICAL)
         client = Client(cluster)
     try:
         client.run(warm_worker, games)
@@ -710,7 +717,11 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
             futures[future] = (run, start, count)
         for future in as_completed(futures):
             run, start, count = futures[future]
-            result = future.result()
+            try:
+                result = future.result()
+            except KilledWorker:
+                client.cancel(list(futures))
+                raise _workers_died(run, start, count) from None
             if isinstance(result, ChunkFailure):
                 client.cancel(list(futures))
                 if result.stuck_on and scheduler:
@@ -723,6 +734,18 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _workers_died(run: Run, start: int, count: int) -> Exception:
+    """The error of a chunk whose every try killed its Dask worker: a crash of compiled code
+    (a user strategy's runaway recursion overflows the stack) or of the machine (memory)."""
+    where = f"run {run.name!r}: the Dask workers died playing its games {start} to {start + count - 1} (every try)"
+    users = run.user_strategies()
+    if users:
+        who = f"user strateg{'ies' if len(users) > 1 else 'y'} {', '.join(users)}"
+        return StrategyError(f"{where}: the engine crashed while {who} played? A strategy that recurses "
+                             "without end (or too deep) overflows the stack")
+    return AnalyzerError(f"{where}: out of memory? (the workers' logs say)")
 
 
 def _restart_stuck_worker(client, address: str, warn) -> None:

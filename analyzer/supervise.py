@@ -153,8 +153,18 @@ def note_part(path: str, done: bool = False) -> None:
         pass
 
 
+def note_folder(path: str, kept: str, done: bool = False) -> None:
+    """In a watched child: note a folder made for the command's output (or, ``done``, dealt
+    with by the command), for the parent to remove after a crash unless it holds a file
+    matching ``kept`` (a glob, e.g. ``*.pkl``: a batch job's saved chunks)."""
+    note_part(f"{kept}\t{path}", done)
+
+
 def _remove_parts(parts: str) -> None:
-    """Remove the temporary files the crashed child made and did not finish."""
+    """Remove the temporary files the crashed child made and did not finish, and the folders
+    it made that hold nothing to keep (``note_folder``)."""
+    import shutil
+
     left: dict[str, None] = {}
     try:
         lines = Path(parts).read_text(encoding="utf-8").splitlines()
@@ -165,5 +175,9 @@ def _remove_parts(parts: str) -> None:
             left[line[1:]] = None
         elif line.startswith("-"):
             left.pop(line[1:], None)
-    for path in left:
-        Path(path).unlink(missing_ok=True)
+    for entry in left:
+        kept, tab, path = entry.partition("\t")
+        if not tab:
+            Path(entry).unlink(missing_ok=True)
+        elif not any(Path(path).rglob(kept)):
+            shutil.rmtree(path, ignore_errors=True)

@@ -352,6 +352,32 @@ def test_a_batch_job_stops_a_strategy_stuck_in_a_loop_at_timeout_locally_and_on_
     busy.close()
 
 
+def test_a_batch_job_whose_strategy_crashes_the_engine_is_one_line_locally_and_on_dask(tmp_path):
+    """A strategy that recurses without end overflows the stack of the process that plays it:
+    locally the command's watching process says so (analyzer.supervise) and removes the
+    folder the job made; on Dask every try of the chunk kills its worker (KilledWorker, a
+    traceback before)."""
+    (tmp_path / "job.toml").write_text(f"""[[run]]
+name = "deep"
+kind = "simulate"
+game = "ninety-nine"
+games = 20
+chunk = 20
+seats = {{ 0 = "{HOSTILE}:recurses" }}
+""")
+    result = run("batch", "job.toml", "--out", "out", cwd=tmp_path, timeout=300)
+    assert result.returncode == 3 and _error_lines(result.stderr) == [
+        f"error: the engine crashed (SIGSEGV) while user strategy {HOSTILE}:recurses played: a strategy that "
+        "recurses without end (or too deep) overflows the stack"], result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["job.toml"]
+    result = run("batch", "job.toml", "--out", "out", "--local-cluster", "1", cwd=tmp_path, timeout=300)
+    assert result.returncode == 3 and _error_lines(result.stderr) == [
+        "error: run 'deep': the Dask workers died playing its games 0 to 19 (every try): the engine crashed "
+        f"while user strategy {HOSTILE}:recurses played? A strategy that recurses without end (or too deep) "
+        "overflows the stack"], result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["job.toml"]
+
+
 def test_a_remote_dask_worker_left_spinning_past_timeout_is_restarted(tmp_path):
     """On a user's own Dask cluster (``--scheduler``) the chunk stopped at ``--timeout`` would
     spin on its worker's thread for ever (compiled code cannot be stopped from Python): the
