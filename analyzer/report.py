@@ -49,6 +49,7 @@ from analyzer import report_plots as plots
 from analyzer.errors import AnalyzerError
 from analyzer.runner import run_arms
 from analyzer.stats import Z95, flags_interval, proportion_interval, sample_mean_interval
+from analyzer.supervise import note_folder
 
 FIGURES, TABLES = "figures", "tables"
 MARKDOWN, HTML = "report.md", "report.html"
@@ -868,6 +869,8 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
         (out / TABLES).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise AnalyzerError(f"cannot create --out {out}: {exc.strerror}") from None
+    if created:  # removed by the watching process if this one crashes (analyzer.supervise)
+        note_folder(str(out))
     try:
         return _build(spec, study, out, quick, seed, workers, progress, log, extra)
     except BaseException:
@@ -876,6 +879,9 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
 
             shutil.rmtree(out, ignore_errors=True)
         raise
+    finally:
+        if created:
+            note_folder(str(out), done=True)
 
 
 def _given_strategies(spec, names: list[str], quick: bool) -> list[str]:

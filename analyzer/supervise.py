@@ -153,10 +153,10 @@ def note_part(path: str, done: bool = False) -> None:
         pass
 
 
-def note_folder(path: str, kept: str, done: bool = False) -> None:
+def note_folder(path: str, kept: str = "", done: bool = False) -> None:
     """In a watched child: note a folder made for the command's output (or, ``done``, dealt
     with by the command), for the parent to remove after a crash unless it holds a file
-    matching ``kept`` (a glob, e.g. ``*.pkl``: a batch job's saved chunks)."""
+    matching ``kept`` (a glob, e.g. ``*.pkl``: a batch job's saved chunks; none: removed)."""
     note_part(f"{kept}\t{path}", done)
 
 
@@ -179,5 +179,5 @@ def _remove_parts(parts: str) -> None:
         kept, tab, path = entry.partition("\t")
         if not tab:
             Path(entry).unlink(missing_ok=True)
-        elif not any(Path(path).rglob(kept)):
+        elif not kept or not any(Path(path).rglob(kept)):
             shutil.rmtree(path, ignore_errors=True)

@@ -378,6 +378,16 @@ seats = {{ 0 = "{HOSTILE}:recurses" }}
     assert [p.name for p in tmp_path.iterdir()] == ["job.toml"]
 
 
+def test_a_report_whose_strategy_crashes_the_engine_leaves_no_folder(tmp_path):
+    result = run("report", "ninety-nine", "--out", "rep", "--quick", "--strategies", f"{HOSTILE}:recurses",
+                 cwd=tmp_path, timeout=300)
+    assert result.returncode == 3 and "Traceback" not in result.stderr, result.stderr
+    assert _error_lines(result.stderr)[-1] == (  # after the report's progress lines
+        f"error: the engine crashed (SIGSEGV) while user strategy {HOSTILE}:recurses played: a strategy that "
+        "recurses without end (or too deep) overflows the stack")
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_remote_dask_worker_left_spinning_past_timeout_is_restarted(tmp_path):
     """On a user's own Dask cluster (``--scheduler``) the chunk stopped at ``--timeout`` would
     spin on its worker's thread for ever (compiled code cannot be stopped from Python): the
