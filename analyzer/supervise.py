@@ -15,8 +15,8 @@ killed with SIGKILL cannot pass it on).
 Signals: Ctrl-C at a terminal reaches both processes (one process group): the child stops as
 it does alone, the parent only waits. A signal sent to the parent's pid alone (``kill``,
 ``Popen.send_signal``) is passed on to the child. Only commands that name a user strategy
-(``path.py:function`` in an argument, or in a batch job file) are watched; the others run
-in this process as before.
+(``path.py:function`` in an argument, or in a batch job file) are watched, and only where the
+system has ``fork`` and ``sigwaitinfo`` (Linux); the others run in this process as before.
 """
 
 from __future__ import annotations
@@ -30,10 +30,15 @@ from pathlib import Path
 #: the environment variable that gives the child the file to note its temporary files in
 PARTS_FILE = "ANALYZER_PARTS_FILE"
 
+def _signals(*names: str) -> tuple:
+    """The signals of ``names`` this system has (Windows lacks most)."""
+    return tuple(getattr(signal, name) for name in names if hasattr(signal, name))
+
+
 #: the signals of a crash of compiled code
-CRASHES = (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT)
+CRASHES = _signals("SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT")
 #: passed on to the child when sent to the parent's pid alone
-PASSED_ON = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+PASSED_ON = _signals("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")
 #: a signal a process sent with kill() (si_code <= 0: SI_USER, SI_QUEUE, SI_TKILL); one from
 #: the terminal (SI_KERNEL) reached the child too
 _SENT_BY_A_PROCESS = 0
@@ -64,7 +69,10 @@ def user_strategies_named(args: list[str]) -> list[str]:
 def run_watched(strategies: list[str]) -> int | None:
     """Fork: in the child, return None (the caller runs the command); in the parent, wait
     for the child and return the exit status to end with (``strategies``: the user
-    strategies it runs, named if it crashes)."""
+    strategies it runs, named if it crashes). Where the system lacks ``fork`` or
+    ``sigwaitinfo`` (Windows, macOS) it returns None at once: the command runs unwatched."""
+    if not hasattr(os, "fork") or not hasattr(signal, "sigwaitinfo"):
+        return None
     import tempfile
 
     fd, parts = tempfile.mkstemp(prefix="analyzer-parts-", suffix=".txt")

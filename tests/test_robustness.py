@@ -298,6 +298,17 @@ def test_the_commands_watched_are_those_that_name_a_user_strategy(tmp_path):
     assert user_strategies_named(["batch", str(tmp_path / "missing.toml"), "--out", "o"]) == []
 
 
+def test_where_the_system_cannot_watch_the_command_runs_unwatched(monkeypatch):
+    """No fork and no child on a system without ``sigwaitinfo`` (macOS): None, run here."""
+    import signal
+
+    from analyzer import supervise
+
+    monkeypatch.delattr(signal, "sigwaitinfo")
+    monkeypatch.setattr(os, "fork", lambda: pytest.fail("forked"))
+    assert supervise.run_watched(["x.py:f"]) is None
+
+
 def test_a_strategy_module_that_exits_is_one_line(tmp_path):
     result = run("simulate", "hearts2", "--games", "5", "--seat", f"0={ROOT / 'tests' / 'data' / 'exits.py'}:never",
                  cwd=tmp_path)
