@@ -90,20 +90,24 @@ def run_watched(strategies: list[str]) -> int | None:
         os.environ[PARTS_FILE] = parts
         return None
     try:
-        status = _wait(pid, watched)
-        if os.WIFSIGNALED(status) and os.WTERMSIG(status) in CRASHES:
-            _remove_parts(parts)
-            name = signal.Signals(os.WTERMSIG(status)).name
-            who = f"user strateg{'ies' if len(strategies) > 1 else 'y'} {', '.join(strategies)}"
-            print(f"error: the engine crashed ({name}) while {who} played: a strategy that recurses "
-                  "without end (or too deep) overflows the stack", file=sys.stderr)
-            return STRATEGY_FAULT
-        if os.WIFSIGNALED(status):
-            _remove_parts(parts)
-            return 128 + os.WTERMSIG(status)
-        return os.WEXITSTATUS(status)
+        return _exit_status(_wait(pid, watched), strategies, parts)
     finally:
         Path(parts).unlink(missing_ok=True)
+
+
+def _exit_status(status: int, strategies: list[str], parts: str) -> int:
+    """The command's exit status from its child's wait ``status``: the child's own; after a
+    crash, the strategy fault's, said in one line, its partial files removed."""
+    if not os.WIFSIGNALED(status):
+        return os.WEXITSTATUS(status)
+    _remove_parts(parts)
+    if os.WTERMSIG(status) not in CRASHES:  # killed (SIGKILL: out of memory?), as a shell says it
+        return 128 + os.WTERMSIG(status)
+    name = signal.Signals(os.WTERMSIG(status)).name
+    who = f"user strateg{'ies' if len(strategies) > 1 else 'y'} {', '.join(strategies)}"
+    print(f"error: the engine crashed ({name}) while {who} played: a strategy that recurses "
+          "without end (or too deep) overflows the stack", file=sys.stderr)
+    return STRATEGY_FAULT
 
 
 def _die_with(parent: int) -> None:
