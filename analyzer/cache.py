@@ -12,7 +12,9 @@ of folder, each written whole by the runs that need it:
   of the strategy's code, parameters and package (about 50 KB). Its ``origin.json`` names
   the package version and the strategy file that wrote it: stale once either changed or the
   file is gone (a slot folder without one is stale a day after it was written: older
-  versions wrote none, and a run writes it once the slot is compiled and checked).
+  versions wrote none, and a run writes it once the slot is compiled and checked). Copies
+  of one strategy in two folders share a slot, which names the copy that compiled it: once
+  that one is edited or gone, the other compiles again (under a second) after a prune.
 - ``sources/<hash>/``: strategy files a batch job brought to this machine's workers
   (``batch.Run.land_sources``): small, read while the job runs; removed only by ``clear``.
 
