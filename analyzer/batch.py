@@ -82,10 +82,12 @@ class Run:
         settings["targets"] = [(content[path], index) for path, index in self.targets]
         text = json.dumps(settings, sort_keys=True, default=str) + source_hash()
         users = self.user_strategies()
-        if users:  # editing a user strategy's file (or a helper it imports) recomputes the runs that play it
-            from analyzer.strategies import user_sources_hash
+        if users:  # editing a user strategy's file (or a helper it imports), or what it reads when it
+            # loads (a table from a data file: strategies.frozen_values_digest), recomputes its runs
+            from analyzer.strategies import frozen_values_digest, user_sources_hash, user_strategy
 
-            text += "".join(f"\n{u}={user_sources_hash(u)}" for u in users)
+            text += "".join(f"\n{u}={user_sources_hash(u)} {frozen_values_digest(user_strategy(u).function)}"
+                            for u in users)
         return hashlib.sha1(text.encode()).hexdigest()[:16]
 
     def user_strategies(self) -> list[str]:

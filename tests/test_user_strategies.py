@@ -165,6 +165,20 @@ def test_batch_key_follows_the_strategy_file(tmp_path):
     copy.write_text(USER.read_text() + "\n# an edit\n")
     after = [r.key for r in batch.load_job(job)]
     assert before[0] != after[0] and before[1] != after[1]
+    # or what the file computes when it loads (a table read from a data file), as the
+    # compiled slot's cache: a resumed job must not merge chunks played with another table
+    from analyzer.strategies import load_user_function
+
+    chooser = tmp_path / "chooser.py"
+    chooser.write_text("from numba import njit\n\nPICK = 0\n\n\n@njit\ndef pick(view, legal, n, rng):\n"
+                       "    return legal[min(PICK, n - 1)]\n")
+    picking = _job(tmp_path, [f"{chooser}:pick", "heuristic"], {0: f"{chooser}:pick"})
+    first = [r.key for r in batch.load_job(picking)]
+    module = load_user_function(f"{chooser}:pick", module=True)
+    module.UNREAD = np.arange(3)  # read by no strategy: the same keys
+    assert [r.key for r in batch.load_job(picking)] == first
+    module.PICK = 1  # as a process finds it whose data file says 1
+    assert all(a != b for a, b in zip(first, [r.key for r in batch.load_job(picking)]))
     # a run without user strategies keeps its key whatever the file says
     plain = _job(tmp_path, ["random", "heuristic"], {0: "random"})
     assert [r.key for r in batch.load_job(plain)] == [r.key for r in batch.load_job(plain)]
