@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -175,9 +176,8 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
         raise StrategyError(f"user strategy {names} {exc}") from None
     except NumbaError as exc:
         raise StrategyError(f"user strategy {names} failed to compile: {condense_numba_error(exc)}") from None
-    except (SystemError, IndexError, ValueError, ZeroDivisionError, AssertionError, TypeError,
-            OverflowError, ArithmeticError, LookupError) as exc:
-        if isinstance(exc, AnalyzerError):
+    except Exception as exc:  # noqa: BLE001  (what user code can raise; the rest is raised again)
+        if isinstance(exc, (AnalyzerError, StrategyError)) or not _raised_by_user_code(exc):
             raise
         cause = exc.__cause__ or exc.__context__ or exc
         if ILLEGAL_MARK in str(cause):
@@ -187,6 +187,25 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
         else:
             text = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
         raise StrategyError(f"user strategy {names} raised {text} while playing {spec.name}"[:300]) from None
+
+
+#: what compiled user code raises: numba's own faults (an index out of bounds: user code is
+#: bounds-checked), a failed allocation, and the built-in exceptions a strategy may raise
+_USER_CODE_RAISES = (SystemError, IndexError, ValueError, ZeroDivisionError, AssertionError, TypeError,
+                     OverflowError, ArithmeticError, LookupError, MemoryError, RuntimeError, OSError,
+                     BufferError, EOFError, StopIteration)
+
+
+def _raised_by_user_code(exc: BaseException) -> bool:
+    """Whether ``exc`` (or the error it wraps) is one compiled user code raises: a kind of
+    ``_USER_CODE_RAISES``, or an exception class the user's own code defines."""
+    from analyzer.strategies import is_user_module
+
+    cause = exc.__cause__ or exc.__context__ or exc
+    if isinstance(cause, _USER_CODE_RAISES):
+        return True
+    module = sys.modules.get(type(cause).__module__)
+    return module is not None and is_user_module(module)
 
 
 def _illegal_in_rollout(spec: GameSpec, args: tuple) -> str:

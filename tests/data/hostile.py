@@ -1,5 +1,6 @@
 """Hostile user strategies: each tries to hurt the engine in its own way (tests/test_robustness.py)."""
 
+import numpy as np
 from numba import njit
 
 
@@ -69,3 +70,28 @@ def _deeper(k, legal):
 def recurses(view, legal, n, rng):
     """Recurses without end: compiled code overflows the stack (SIGSEGV)."""
     return _deeper(0, legal)
+
+
+@njit
+def hogs_memory(view, legal, n, rng):
+    """Asks for 8 PB: more than a 64-bit process can address, whatever the system lends."""
+    table = np.zeros(10**15, dtype=np.int64)
+    return legal[0] + table[0]
+
+
+class GaveUp(Exception):
+    """An exception of the strategy's own."""
+
+
+@njit
+def raises_its_own(view, legal, n, rng):
+    if n > 0:
+        raise GaveUp("no idea what to play")
+    return legal[0]
+
+
+@njit
+def raises_runtime_error(view, legal, n, rng):
+    if n > 0:
+        raise RuntimeError("stuck")
+    return legal[0]
