@@ -95,17 +95,31 @@ def user_strategy(text: str) -> UserStrategy:
             raise StrategyError(f"user strategy {text}: parameter {p.name} needs an integer default "
                                 f"(e.g. {p.name}=3)")
     values = {p.name: p.default for p in extra}
+    given: set[str] = set()
     for item in filter(None, (a.strip() for a in (parts["args"] or "").split(","))):
         key, eq, value = item.partition("=")
-        if not eq or key.strip() not in values:
+        key = key.strip()
+        if not eq or key not in values:
             raise StrategyError(f"user strategy {text}: bad parameter {item!r} "
                                 f"(parameters: {', '.join(values) or 'none'})")
-        try:
-            values[key.strip()] = int(value)
-        except ValueError:
-            raise StrategyError(f"user strategy {text}: parameter {key.strip()} takes an integer, "
-                                f"not {value.strip()!r}") from None
+        if key in given:
+            raise StrategyError(f"user strategy {text}: parameter {key} is given twice")
+        given.add(key)
+        values[key] = _user_param_value(text, key, value)
     return UserStrategy(fn, tuple(values.values()))
+
+
+def _user_param_value(text: str, key: str, value: str) -> int:
+    """A user strategy's parameter value: an integer the kernels' int64 holds."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise StrategyError(f"user strategy {text}: parameter {key} takes an integer, "
+                            f"not {value.strip()!r}") from None
+    if not -(2**63) <= number < 2**63:
+        raise StrategyError(f"user strategy {text}: parameter {key} must be from -2**63 to 2**63-1, "
+                            f"not {number}")
+    return number
 
 
 #: modules of user strategy files loaded in this process, by (resolved path, content hash):
@@ -416,11 +430,15 @@ def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
     info = spec.strategies[name]
     params: dict[str, Any] = dict(info.params)
     base = None
+    given: set[str] = set()
     for item in filter(None, (s.strip() for s in arg_text.split(","))):
         key, eq, value = item.partition("=")
         if not eq or key not in info.params:
             allowed = ", ".join(info.params) or "none"
             raise AnalyzerError(f"strategy {name}: bad parameter {item!r} (parameters: {allowed})")
+        if key in given:
+            raise AnalyzerError(f"strategy {name}: parameter {key} is given twice")
+        given.add(key)
         params[key] = value
         if key == "base" and _is_user(value) and spec.user_bases:
             base = user_strategy(value)

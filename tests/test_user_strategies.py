@@ -761,6 +761,9 @@ def test_slots_cached_by_two_processes_play_their_own_code_in_a_third(tmp_path):
     ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:j=2", "bad parameter 'j=2' (parameters: k)"),
     ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:k=x", "parameter k takes an integer, not 'x'"),
     ("def f(view, legal, n, rng):\n    return legal[0]", "f:k=1", "bad parameter 'k=1' (parameters: none)"),
+    ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:k=1,k=2", "parameter k is given twice"),
+    ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:k=9223372036854775808",
+     "parameter k must be from -2**63 to 2**63-1, not 9223372036854775808"),
 ])
 def test_user_strategy_signature_and_parameters_are_checked(tmp_path, source, spec, message):
     from analyzer.strategies import user_strategy
