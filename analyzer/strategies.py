@@ -422,6 +422,9 @@ def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
     if _is_user(text) and not (head in spec.strategies and "=" in rest):  # mc:base=x.py:f is mc's
         return SeatStrategy(label=text, function=user_strategy(text), path=text)
     name, _, arg_text = text.partition(":")
+    if name.endswith(".py") and name not in spec.strategies:
+        raise AnalyzerError(f"user strategy {text}: name its function, as {name}:function "
+                            f"(an @njit function of {name})")
     if name not in spec.strategies:
         raise AnalyzerError(
             f"unknown strategy {name!r} for {spec.name} (strategies: {', '.join(spec.strategies)};"

@@ -279,6 +279,8 @@ def test_user_strategy_plays(cli):
     (["simulate", "chess"], "unknown game 'chess'"),
     (["simulate", "ninety-nine", "--seat", "0=genius"], "unknown strategy 'genius'"),
     (["simulate", "ninety-nine", "--seat", "0=mc:k=2,k=3"], "strategy mc: parameter k is given twice"),
+    (["simulate", "ninety-nine", "--seat", "0=mine.py"], "user strategy mine.py: name its function, as mine.py:function"),
+    (["simulate", "ninety-nine", "--seat", "0=mine.py:"], "user strategy mine.py:: name its function"),
     (["simulate", "ninety-nine", "--seat", "7=random"], "seat 7 does not exist"),
     (["simulate", "ninety-nine", "--seat", "random"], "--seat takes SEAT=STRATEGY"),
     (["simulate", "ninety-nine", "--seat", "0=random", "--seat", "0=heuristic"], "seat 0 is given two"),
