@@ -301,7 +301,8 @@ def frozen_values_digest(function: Callable) -> str:
     """SHA-256 of the values numba compiles into a user strategy as constants: the data
     (arrays, numbers, strings, tuples of them, enum members) that its code and the user's
     functions it calls read from their globals and closures, and every data attribute of the
-    user's modules they read (a ``tables.WEIGHTS`` is not told apart from the rest). A file
+    user's modules and classes they read (a ``tables.WEIGHTS`` is not told apart from the
+    rest; nor an enum's member ``Seat.LEFT``). A file
     computes them when it loads (a table read from a data file, an environment variable), so
     its text does not say them: the compiled slot's cache key needs them too. Other values
     (functions, classes, numba types) are code or the libraries', left to ``code_digest``."""
@@ -315,9 +316,9 @@ def frozen_values_digest(function: Callable) -> str:
         if id(value) in seen:
             continue
         seen.add(id(value))
-        if isinstance(value, types.ModuleType):
+        if isinstance(value, (types.ModuleType, type)):  # a module's or a class's attributes
             reads = sorted(vars(value).items())
-            digest.update(b"\0module")
+            digest.update(f"\0{type(value).__name__} {value.__name__}".encode())
         else:
             py = getattr(value, "py_func", value)
             cells = [(f"<cell {i}>", cell.cell_contents) for i, cell in enumerate(py.__closure__ or ())
@@ -351,9 +352,12 @@ def is_user_module(module: types.ModuleType) -> bool:
 
 
 def _is_user_object(value: Any) -> bool:
-    """A module or a (compiled) function of the user's own code: its reads are followed."""
+    """A module, a class or a (compiled) function of the user's own code: its reads are followed."""
     if isinstance(value, types.ModuleType):
         return is_user_module(value)
+    if isinstance(value, type):
+        module = sys.modules.get(value.__module__)
+        return module is not None and is_user_module(module)
     py = getattr(value, "py_func", value)
     if not isinstance(py, types.FunctionType):
         return False

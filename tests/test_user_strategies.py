@@ -7,6 +7,7 @@ function compiles alone, in about a second, once per process for each distinct l
 
 from __future__ import annotations
 
+import enum
 import json
 import re
 import shutil
@@ -719,10 +720,11 @@ def test_values_computed_when_the_strategy_loads_are_part_of_its_cache_key(tmp_p
     (folder / "choice.txt").write_text("first")
     (folder / "tables.py").write_text("import numpy as np\n\nSHIFT = np.zeros(1, np.int64)\n")
     (folder / "mine.py").write_text(
-        "from pathlib import Path\n\nfrom numba import njit\n\nimport tables\n\n"
-        "LAST = Path(__file__).with_name('choice.txt').read_text() == 'last'\n\n\n@njit\n"
+        "from enum import IntEnum\nfrom pathlib import Path\n\nfrom numba import njit\n\nimport tables\n\n"
+        "LAST = Path(__file__).with_name('choice.txt').read_text() == 'last'\n"
+        "Skip = IntEnum('Skip', {'BY': 0})\n\n\n@njit\n"
         f"def mine(view, legal, n, rng):\n    # {uuid.uuid4()}\n"
-        "    k = n - 1 if LAST else 0\n    return legal[(k + tables.SHIFT[0]) % n]\n")
+        "    k = n - 1 if LAST else 0\n    return legal[(k + tables.SHIFT[0] + Skip.BY) % n]\n")
     spec = f"{folder / 'mine.py'}:mine"
     module = load_user_function(spec, module=True)
     assert _bound(spec) == (1, 0) and _bound(spec) == (0, 1)
@@ -735,6 +737,11 @@ def test_values_computed_when_the_strategy_loads_are_part_of_its_cache_key(tmp_p
     module.tables.SHIFT[0] = 1  # a helper module's table, changed in place
     assert _bound(spec) == (1, 0)
     module.tables.SHIFT[0] = 0
+    assert _bound(spec) == (0, 1)
+    skip = module.Skip
+    module.Skip = enum.IntEnum("Skip", {"BY": 1}, module=module.__name__)  # an enum built from data
+    assert _bound(spec) == (1, 0)
+    module.Skip = skip
     assert _bound(spec) == (0, 1)
 
 
