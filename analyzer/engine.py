@@ -28,6 +28,7 @@ import inspect
 import sys
 import types
 import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -82,7 +83,16 @@ def _not_inlined(dispatcher, nrt: bool = True) -> Callable:
     return njit(**_options(dispatcher, "inline", "forceinline", "cache", "_nrt"), _nrt=nrt)(dispatcher.py_func)
 
 
-def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Callable:
+@dataclass
+class CheckedCopies:
+    """The bounds-checked copies ``bounds_checked`` made, by the id of the original: the user's
+    functions (``functions``) and modules (``modules``)."""
+
+    functions: dict = field(default_factory=dict)
+    modules: dict = field(default_factory=dict)
+
+
+def bounds_checked(function, nrt: bool = True, copies: CheckedCopies | None = None) -> Callable:
     """A user strategy's ``@njit`` function compiled again with bounds checks, and so every user
     function it calls through a global name (its helpers, recursively): an index out of range
     anywhere in the user's code raises IndexError instead of touching memory it does not own.
@@ -93,13 +103,12 @@ def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Cal
     every index.
 
     ``nrt=False`` compiles the copies without numba's reference counting (``user_slot`` says
-    when that is safe). ``_done``: {id of a user function: its checked copy} so far (the
-    modules' copies are kept apart, under ``_MODULE_COPIES`` in it)."""
+    when that is safe). ``copies``: those made so far, filled in."""
     if not _is_dispatcher(function):
         return function
-    done = {} if _done is None else _done
-    if id(function) in done:
-        return done[id(function)]
+    copies = CheckedCopies() if copies is None else copies
+    if id(function) in copies.functions:
+        return copies.functions[id(function)]
     py = function.py_func
     scope = dict(py.__globals__)
     if sys.modules.get(scope.get("__name__")) is None:
@@ -110,45 +119,40 @@ def bounds_checked(function, nrt: bool = True, _done: dict | None = None) -> Cal
     twin = types.FunctionType(py.__code__, scope, py.__name__, py.__defaults__, py.__closure__)
     options = _options(function, "cache", "boundscheck", "_nrt")
     checked = njit(**options, boundscheck=True, _nrt=nrt)(twin)  # never under the user's cache
-    done[id(function)] = checked  # before its callees: a recursive function calls its own twin
+    copies.functions[id(function)] = checked  # before its callees: a recursive function calls its own twin
     for name in global_names(py.__code__):
         if name in scope:
-            scope[name] = _checked_global(scope[name], nrt, done)
+            scope[name] = _checked_global(scope[name], nrt, copies)
     return checked
 
 
-#: the key of ``bounds_checked``'s ``_done`` under which the modules' copies are kept
-_MODULE_COPIES = "modules"
-
-
-def _checked_global(value, nrt: bool, done: dict):
+def _checked_global(value, nrt: bool, copies: CheckedCopies):
     """What a checked copy of a user function reads for a global ``value``: a user function's
     checked copy; a user module's copy with its functions checked; an inlined analyzer helper
     out of line (``_not_inlined``); anything else as it is."""
     from analyzer.strategies import is_user_module
 
     if isinstance(value, types.ModuleType):
-        return _checked_module(value, nrt, done) if is_user_module(value) else value
+        return _checked_module(value, nrt, copies) if is_user_module(value) else value
     if not _is_dispatcher(value):
         return value
     if value.py_func.__module__.split(".")[0] != "analyzer":
-        return bounds_checked(value, nrt, done)
+        return bounds_checked(value, nrt, copies)
     if value.targetoptions.get("inline", "never") != "never":  # "always", jit.HELPER_INLINE
         return _not_inlined(value, nrt)
     return value
 
 
-def _checked_module(module: types.ModuleType, nrt: bool, done: dict) -> types.ModuleType:
+def _checked_module(module: types.ModuleType, nrt: bool, copies: CheckedCopies) -> types.ModuleType:
     """A copy of a user's module for checked code to read: its attributes, each as
     ``_checked_global`` gives it (its submodules copied alike). numba resolves ``module.f``
     on the object it is given, when it compiles."""
-    copies = done.setdefault(_MODULE_COPIES, {})
-    if id(module) in copies:
-        return copies[id(module)]
+    if id(module) in copies.modules:
+        return copies.modules[id(module)]
     copy = types.ModuleType(module.__name__, module.__doc__)
-    copies[id(module)] = copy  # before its attributes: modules may import each other
+    copies.modules[id(module)] = copy  # before its attributes: modules may import each other
     for name, value in list(vars(module).items()):
-        copy.__dict__[name] = value if name.startswith("__") else _checked_global(value, nrt, done)
+        copy.__dict__[name] = value if name.startswith("__") else _checked_global(value, nrt, copies)
     return copy
 
 
@@ -217,7 +221,7 @@ def _slot(strategy, check_legal: bool, nrt: bool, cache: "_SlotCache | None" = N
     source = _slot_source(strategy, check_legal)
     # the user's code is compiled again with bounds checks: an index out of range raises
     # (reported in one line) instead of reading or writing memory it does not own
-    copies: dict = {}
+    copies = CheckedCopies()
     namespace = {"f": bounds_checked(strategy.function, nrt, copies), "refuse_move": refuse_move,
                  "__name__": __name__}
     filename = None if cache is None else cache.source_file(source, nrt)
@@ -232,10 +236,10 @@ def _slot(strategy, check_legal: bool, nrt: bool, cache: "_SlotCache | None" = N
     return slot
 
 
-def _check_slot(function, copies: dict, nrt: bool) -> None:
+def _check_slot(function, copies: CheckedCopies, nrt: bool) -> None:
     """Refuse what compiled but must not run: code compiled without reference counting that
     receives a counted value, and a function whose compiled return type is not a move."""
-    if not nrt and _takes_counted_results(c for c in copies.values() if _is_dispatcher(c)):
+    if not nrt and _takes_counted_results(copies.functions.values()):
         raise TypeError("receives a reference-counted value: compile with reference counting")
     # the slot's signature would cast any number to a move: a float (or a bool) returned is a fault
     for signature in getattr(function, "nopython_signatures", []):
