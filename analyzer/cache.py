@@ -16,7 +16,8 @@ of folder, each written whole by the runs that need it:
   of one strategy in two folders share a slot, which names the copy that compiled it: once
   that one is edited or gone, the other compiles again (under a second) after a prune.
 - ``sources/<hash>/``: strategy files a batch job brought to this machine's workers
-  (``batch.Run.land_sources``): small, read while the job runs; removed only by ``clear``.
+  (``batch.Run.land_sources``): small, read while the job runs, written again by its next
+  chunk if gone; stale a week after they were written (SOURCES_KEPT_S).
 
 Removing is safe at any time no run is going (the next run compiles what it misses); a
 folder is first renamed aside, then deleted, so that a run never reads half of one. Only
@@ -40,6 +41,8 @@ from analyzer.results import Result
 
 #: a slot folder without origin.json is taken for one being written until it is this old
 UNSTAMPED_GRACE_S = 24 * 3600
+#: a batch job's landed strategy files are kept this long after they were written
+SOURCES_KEPT_S = 7 * 24 * 3600
 
 ORIGIN = "origin.json"
 
@@ -126,7 +129,7 @@ def entries() -> list[Entry]:
     for name, pattern, kind, stale in (
             ("numba", _KERNELS, "kernels", lambda p: p.name not in current),
             ("slots", _SLOT, "user strategies", lambda p: _slot_is_stale(p, package)),
-            ("sources", _SOURCES, "batch sources", lambda p: False)):
+            ("sources", _SOURCES, "batch sources", lambda p: time.time() - _newest(p) > SOURCES_KEPT_S)):
         for path in _folders(base / name, pattern):
             found.append(Entry(kind, path, _size(path), stale(path)))
     return found
@@ -200,6 +203,11 @@ def _folders(parent: Path, pattern: re.Pattern) -> list[Path]:
         return sorted(p for p in parent.iterdir() if pattern.match(p.name) and p.is_dir() and not p.is_symlink())
     except OSError:
         return []
+
+
+def _newest(folder: Path) -> float:
+    """The time the newest file under ``folder`` (or the folder itself) was written."""
+    return max([_mtime(folder), *(_mtime(p) for p in folder.rglob("*"))])
 
 
 def _mtime(path: Path) -> float:

@@ -811,7 +811,7 @@ def solve(
 
 @app.command()
 def cache(
-    prune: bool = typer.Option(False, "--prune", help="Remove what no run of this version reads again: kernels of other versions, slots of user strategies changed or gone.", metavar=""),
+    prune: bool = typer.Option(False, "--prune", help="Remove what no run of this version reads again: kernels of other versions, slots of user strategies changed or gone, batch jobs' strategy files older than a week.", metavar=""),
     clear: bool = typer.Option(False, "--clear", help="Remove everything the analyzer cached (the next runs compile again).", metavar=""),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
 ) -> None:

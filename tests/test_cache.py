@@ -62,6 +62,9 @@ def test_prune_removes_what_no_run_of_this_version_reads_and_clear_only_what_the
                    _slot(root, {"package": package, "file": str(gone), "file_sha256": sha}),  # deleted
                    _slot(root, None, age_days=2)]  # written by a version without origins
     sources = [_folder(root / "sources" / OLD, 10)]
+    old_sources = [_folder(root / "sources" / "fedcba9876543210", 20)]
+    for path in [old_sources[0], *old_sources[0].iterdir()]:
+        os.utime(path, (time.time() - 8 * 86400,) * 2)  # landed for a job more than a week ago
     foreign = [_folder(root / "numba" / "notes", 10), _folder(root / "slots" / "mine", 10)]
     (root / "numba" / "readme.txt").write_text("not a folder of ours")
 
@@ -73,20 +76,20 @@ def test_prune_removes_what_no_run_of_this_version_reads_and_clear_only_what_the
     assert shown["user strategies"] == {"cache": "user strategies", "folders": 6,
                                         "bytes": _bytes(kept_slots + stale_slots),
                                         "stale_folders": 4, "stale_bytes": _bytes(stale_slots)}
-    assert shown["batch sources"] == {"cache": "batch sources", "folders": 1, "bytes": 10,
-                                      "stale_folders": 0, "stale_bytes": 0}
+    assert shown["batch sources"] == {"cache": "batch sources", "folders": 2, "bytes": 30,
+                                      "stale_folders": 1, "stale_bytes": 20}
 
     code, out, err = cli("cache")
     assert code == 0 and err == ""
     assert max(map(len, out.splitlines())) <= 80
-    stale_kb = (3500 + _bytes(stale_slots)) / 1024
-    assert f"6 stale folders ({stale_kb:.1f} KB)" in " ".join(out.split())
+    stale_kb = (3500 + _bytes(stale_slots) + 20) / 1024
+    assert f"7 stale folders ({stale_kb:.1f} KB)" in " ".join(out.split())
 
     code, out, err = cli("cache", "--prune")
     assert code == 0
-    assert f"Removed 6 folders ({stale_kb:.1f} KB). Nothing stale." in " ".join(out.split())
+    assert f"Removed 7 folders ({stale_kb:.1f} KB). Nothing stale." in " ".join(out.split())
     assert _left(root) == {*current, *kept_slots, *sources, *foreign, root / "numba" / "readme.txt"}
-    assert not any(p.exists() for p in old_kernels + stale_slots)
+    assert not any(p.exists() for p in old_kernels + stale_slots + old_sources)
 
     code, out, err = cli("cache", "--clear")
     assert code == 0
