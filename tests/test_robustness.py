@@ -268,8 +268,8 @@ HOSTILE_CASES = ([(game, "smuggle", "illegal move") for game in HOSTILE_GAMES]
 # what else user code raises: a failed allocation, an exception class of its own, a built-in
 # one (a traceback and status 1 before)
 HOSTILE_CASES += [("ninety-nine", "hogs_memory", "raised MemoryError: Allocation failed"),
-                  ("ninety-nine", "raises_its_own", "raised GaveUp: no idea what to play"),
-                  ("ninety-nine", "raises_runtime_error", "raised RuntimeError: stuck")]
+                  ("ninety-nine", "raises_a_kind:kind=0", "raised GaveUp: no idea what to play"),
+                  ("ninety-nine", "raises_a_kind:kind=1", "raised RuntimeError: stuck")]
 # a crash of compiled code, said by the process that watched it (analyzer.supervise)
 HOSTILE_CASES.append(("ninety-nine", "recurses", "the engine crashed (SIGSEGV) while user strategy "))
 

@@ -84,14 +84,10 @@ class GaveUp(Exception):
 
 
 @njit
-def raises_its_own(view, legal, n, rng):
-    if n > 0:
+def raises_a_kind(view, legal, n, rng, kind=0):
+    """Raises an exception class of its own (``kind`` 0) or a RuntimeError (1)."""
+    if n > 0 and kind == 0:
         raise GaveUp("no idea what to play")
-    return legal[0]
-
-
-@njit
-def raises_runtime_error(view, legal, n, rng):
     if n > 0:
         raise RuntimeError("stuck")
     return legal[0]
