@@ -51,18 +51,22 @@ STRATEGY_FAULT = 3
 _USER_STRATEGY = re.compile(r"[^=,'\"\n]+\.py:[A-Za-z_]\w*")
 
 
+#: bytes of a batch job file read for user strategies (a job file is a few lines)
+_JOB_FILE_AT_MOST = 1 << 20
+
+
 def user_strategies_named(args: list[str]) -> list[str]:
     """The user strategies (``path.py:function``) a command line runs: in its arguments (a
     seat, a compared strategy, a rollout, a search strategy's base, a report's strategies),
     or in the text of a ``batch`` job file; in order, once each."""
     texts = list(args)
-    if "batch" in args:
+    if "batch" in args:  # the job file: whatever its name, a small file among the arguments
         for arg in args[args.index("batch") + 1:]:
-            if arg.endswith(".toml"):
-                try:
+            try:
+                if Path(arg).is_file() and Path(arg).stat().st_size <= _JOB_FILE_AT_MOST:
                     texts.append(Path(arg).read_text(encoding="utf-8", errors="replace"))
-                except OSError:
-                    pass
+            except OSError:
+                pass
     return list(dict.fromkeys(m.strip() for text in texts for m in _USER_STRATEGY.findall(text)))
 
 

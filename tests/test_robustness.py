@@ -301,6 +301,9 @@ def test_the_commands_watched_are_those_that_name_a_user_strategy(tmp_path):
     job.write_text('[[run]]\nkind = "compare"\nstrategies = ["heuristic", "random"]\n')
     assert user_strategies_named(["batch", str(job), "--out", "o"]) == []
     assert user_strategies_named(["batch", str(tmp_path / "missing.toml"), "--out", "o"]) == []
+    named = tmp_path / "job.txt"  # a job file by any name
+    named.write_text('[[run]]\nkind = "simulate"\nseats = { 0 = "mine.py:cautious" }\n')
+    assert user_strategies_named(["batch", "--workers", "2", str(named), "--out", "o"]) == ["mine.py:cautious"]
 
 
 def test_where_the_system_cannot_watch_the_command_runs_unwatched(monkeypatch):
