@@ -901,8 +901,8 @@ def _interrupt_code() -> int:
 def entry() -> None:
     """The command line (``analyzer``, ``python -m analyzer``): ``main``, in a child process
     watched by this one when the command runs a user strategy, so that a crash of compiled
-    code is one line and status 3 (analyzer.supervise; not under --debug: nothing is
-    compiled)."""
+    code is one line and status 3 (analyzer.supervise), and with the strategy's own prints
+    on stderr (not under --debug: nothing is compiled, and its prints are the point)."""
     from analyzer import supervise
 
     args = sys.argv[1:]
@@ -911,6 +911,7 @@ def entry() -> None:
         code = supervise.run_watched(strategies)
         if code is not None:
             sys.exit(code)
+        supervise.compiled_prints_to_stderr()
     main()
 
 

@@ -7,6 +7,7 @@ strategy: an ``@njit`` function ``(view, legal, n, rng, [key=default, ...])`` (d
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import hashlib
@@ -397,7 +398,10 @@ def _exec_user_module(path: Path, module_name: str, file_hash: str) -> Any:
     sys.modules[module_name] = module
     sys.path.insert(0, str(root))
     try:
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        # what the file prints as it loads goes to stderr: the command's output (a table,
+        # --json) stays whole (its compiled prints: supervise.compiled_prints_to_stderr)
+        with contextlib.redirect_stdout(sys.stderr):
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
     except BaseException:
         del sys.modules[module_name]
         raise

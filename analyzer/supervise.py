@@ -114,6 +114,34 @@ def _exit_status(status: int, strategies: list[str], parts: str) -> int:
     return STRATEGY_FAULT
 
 
+def compiled_prints_to_stderr() -> None:
+    """Send what compiled code prints to stderr: a user strategy's ``print`` (numba writes it
+    through ``sys.stdout``) runs on the kernels' threads, never on the main one, which
+    alone writes the command's output (a table, ``--json``) and keeps ``sys.stdout``."""
+    sys.stdout = _MainThreadOnly(sys.stdout, sys.stderr)
+
+
+class _MainThreadOnly:
+    """``sys.stdout`` for the main thread; what other threads write goes to ``elsewhere``."""
+
+    def __init__(self, stream, elsewhere) -> None:
+        self._stream = stream
+        self._elsewhere = elsewhere
+
+    def write(self, text: str) -> int:
+        import threading
+
+        main = threading.current_thread() is threading.main_thread()
+        return (self._stream if main else self._elsewhere).write(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+        self._elsewhere.flush()
+
+    def __getattr__(self, name: str):  # encoding, isatty, fileno, ...: the stream's own
+        return getattr(self._stream, name)
+
+
 def _die_with(parent: int) -> None:
     """In the child: be killed when the watching process dies (Linux; a SIGKILL it cannot
     pass on), so that no strategy spins on unwatched."""

@@ -317,6 +317,17 @@ def test_where_the_system_cannot_watch_the_command_runs_unwatched(monkeypatch):
     assert supervise.run_watched(["x.py:f"]) is None
 
 
+def test_a_strategys_prints_go_to_stderr_and_leave_the_output_whole(tmp_path):
+    """What a strategy prints as it loads and as it plays (numba's print, from the kernels'
+    threads) is on stderr; stdout holds the command's own output (valid JSON here)."""
+    result = run("simulate", "ninety-nine", "--games", "3", "--seat", f"0={ROOT / 'tests' / 'data' / 'noisy.py'}:talks",
+                 "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["games"] == 3
+    said = result.stderr.splitlines()
+    assert said[0] == "noisy.py loading" and said.count("choosing among 3") > 3
+
+
 def test_a_strategy_module_that_exits_is_one_line(tmp_path):
     result = run("simulate", "hearts2", "--games", "5", "--seat", f"0={ROOT / 'tests' / 'data' / 'exits.py'}:never",
                  cwd=tmp_path)
