@@ -442,9 +442,17 @@ class ChunkFailure:
     stuck_on: str | None = None
 
 
-def play_chunk_remote(run: Run, start: int, count: int, timeout: float | None = None) -> Any:
+def play_chunk_remote(run: Run, start: int, count: int, timeout: float | None = None,
+                      own_worker: bool = False) -> Any:
     """``play_chunk`` on a Dask worker; a fault of the job comes back as a ChunkFailure,
-    naming the user's strategy files by the paths the job gave, not where they landed."""
+    naming the user's strategy files by the paths the job gave, not where they landed.
+    ``own_worker``: a worker of the job's own ``--local-cluster``, whose standard output is
+    the command's: what a strategy prints goes to stderr there, as in the command itself
+    (supervise.compiled_prints_to_stderr; a user's own cluster is left as it is)."""
+    if own_worker:
+        from analyzer.supervise import compiled_prints_to_stderr
+
+        compiled_prints_to_stderr()
     try:
         return play_chunk(run, start, count, timeout=timeout)
     except (AnalyzerError, StrategyError) as exc:
@@ -714,7 +722,7 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
         futures = {}
         travelling = {id(run): run.travelling() for run, _, _ in todo}  # user strategies' files go along
         for run, start, count in todo:
-            future = client.submit(play_chunk_remote, travelling[id(run)], start, count, timeout,
+            future = client.submit(play_chunk_remote, travelling[id(run)], start, count, timeout, cluster is not None,
                                    key=f"{run.key}-{start}", retries=3, pure=False)
             futures[future] = (run, start, count)
         for future in as_completed(futures):

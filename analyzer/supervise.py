@@ -117,8 +117,10 @@ def _exit_status(status: int, strategies: list[str], parts: str) -> int:
 def compiled_prints_to_stderr() -> None:
     """Send what compiled code prints to stderr: a user strategy's ``print`` (numba writes it
     through ``sys.stdout``) runs on the kernels' threads, never on the main one, which
-    alone writes the command's output (a table, ``--json``) and keeps ``sys.stdout``."""
-    sys.stdout = _MainThreadOnly(sys.stdout, sys.stderr)
+    alone writes the command's output (a table, ``--json``) and keeps ``sys.stdout``. Once
+    per process."""
+    if not isinstance(sys.stdout, _MainThreadOnly):
+        sys.stdout = _MainThreadOnly(sys.stdout, sys.stderr)
 
 
 class _MainThreadOnly:

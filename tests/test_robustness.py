@@ -326,6 +326,18 @@ def test_a_strategys_prints_go_to_stderr_and_leave_the_output_whole(tmp_path):
     assert json.loads(result.stdout)["games"] == 3
     said = result.stderr.splitlines()
     assert said[0] == "noisy.py loading" and said.count("choosing among 3") > 3
+    # and from the workers of a batch job's own Dask cluster, whose stdout is the command's
+    (tmp_path / "job.toml").write_text(f"""[[run]]
+name = "noisy"
+kind = "simulate"
+game = "ninety-nine"
+games = 2
+chunk = 2
+seats = {{ 0 = "{ROOT / 'tests' / 'data' / 'noisy.py'}:talks" }}
+""")
+    result = run("batch", "job.toml", "--out", "out", "--local-cluster", "1", cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "choosing" not in result.stdout and "choosing among 3" in result.stderr
 
 
 def test_a_strategy_module_that_exits_is_one_line(tmp_path):
