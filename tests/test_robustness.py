@@ -327,14 +327,7 @@ def test_a_strategys_prints_go_to_stderr_and_leave_the_output_whole(tmp_path):
     said = result.stderr.splitlines()
     assert said[0] == "noisy.py loading" and said.count("choosing among 3") > 3
     # and from the workers of a batch job's own Dask cluster, whose stdout is the command's
-    (tmp_path / "job.toml").write_text(f"""[[run]]
-name = "noisy"
-kind = "simulate"
-game = "ninety-nine"
-games = 2
-chunk = 2
-seats = {{ 0 = "{ROOT / 'tests' / 'data' / 'noisy.py'}:talks" }}
-""")
+    _write_job(tmp_path, "noisy", "ninety-nine", 2, 2, f"{ROOT / 'tests' / 'data' / 'noisy.py'}:talks")
     result = run("batch", "job.toml", "--out", "out", "--local-cluster", "1", cwd=tmp_path, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "choosing" not in result.stdout and "choosing among 3" in result.stderr
@@ -365,13 +358,18 @@ def test_compare_variants_and_play_stop_a_strategy_stuck_in_a_loop_at_timeout(co
 
 def _write_looping_job(folder: Path, games: int) -> None:
     """``folder/job.toml``: one simulate run of hearts2, chunks of 20 games, seat 0 stuck in a loop."""
+    _write_job(folder, "loop", "hearts2", games, 20, f"{HOSTILE}:loops")
+
+
+def _write_job(folder: Path, name: str, game: str, games: int, chunk: int, seat0: str) -> None:
+    """``folder/job.toml``: one simulate run ``name`` of ``game``, seat 0 playing ``seat0``."""
     (folder / "job.toml").write_text(f"""[[run]]
-name = "loop"
+name = "{name}"
 kind = "simulate"
-game = "hearts2"
+game = "{game}"
 games = {games}
-chunk = 20
-seats = {{ 0 = "{HOSTILE}:loops" }}
+chunk = {chunk}
+seats = {{ 0 = "{seat0}" }}
 """)
 
 
@@ -399,14 +397,7 @@ def test_a_batch_job_whose_strategy_crashes_the_engine_is_one_line_locally_and_o
     locally the command's watching process says so (analyzer.supervise) and removes the
     folder the job made; on Dask every try of the chunk kills its worker (KilledWorker, a
     traceback before)."""
-    (tmp_path / "job.toml").write_text(f"""[[run]]
-name = "deep"
-kind = "simulate"
-game = "ninety-nine"
-games = 20
-chunk = 20
-seats = {{ 0 = "{HOSTILE}:recurses" }}
-""")
+    _write_job(tmp_path, "deep", "ninety-nine", 20, 20, f"{HOSTILE}:recurses")
     result = run("batch", "job.toml", "--out", "out", cwd=tmp_path, timeout=300)
     assert result.returncode == 3 and _error_lines(result.stderr) == [
         f"error: the engine crashed (SIGSEGV) while user strategy {HOSTILE}:recurses played: a strategy that "
