@@ -177,9 +177,9 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
     except NumbaError as exc:
         raise StrategyError(f"user strategy {names} failed to compile: {condense_numba_error(exc)}") from None
     except Exception as exc:  # noqa: BLE001  (what user code can raise; the rest is raised again)
-        if isinstance(exc, (AnalyzerError, StrategyError)) or not _raised_by_user_code(exc):
-            raise
         cause = exc.__cause__ or exc.__context__ or exc
+        if isinstance(exc, (AnalyzerError, StrategyError)) or not _raised_by_user_code(cause):
+            raise
         if ILLEGAL_MARK in str(cause):
             raise StrategyError(f"user strategy {names} {_illegal_in_rollout(spec, cause.args)}") from None
         if isinstance(exc, SystemError) and cause is exc:
@@ -196,12 +196,11 @@ _USER_CODE_RAISES = (SystemError, IndexError, ValueError, ZeroDivisionError, Ass
                      BufferError, EOFError, StopIteration)
 
 
-def _raised_by_user_code(exc: BaseException) -> bool:
-    """Whether ``exc`` (or the error it wraps) is one compiled user code raises: a kind of
-    ``_USER_CODE_RAISES``, or an exception class the user's own code defines."""
+def _raised_by_user_code(cause: BaseException) -> bool:
+    """Whether ``cause`` (the error a failure wraps, or the failure) is one compiled user code
+    raises: a kind of ``_USER_CODE_RAISES``, or an exception class the user's own code defines."""
     from analyzer.strategies import is_user_module
 
-    cause = exc.__cause__ or exc.__context__ or exc
     if isinstance(cause, _USER_CODE_RAISES):
         return True
     module = sys.modules.get(type(cause).__module__)

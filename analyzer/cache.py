@@ -94,10 +94,11 @@ def survey(prune: bool = False, clear: bool = False) -> CacheSummary:
     (``clear``)."""
     import pandas as pd
 
+    found = entries()
     removed = (0, 0)
     if clear or prune:
-        removed = remove([e for e in entries() if clear or e.stale])
-    found = entries()
+        removed = remove([e for e in found if clear or e.stale])
+        found = [e for e in found if e.path.exists()]  # what could not be removed stays listed
     rows = [{"cache": kind,
              "folders": sum(e.kind == kind for e in found),
              "bytes": sum(e.size for e in found if e.kind == kind),

@@ -284,12 +284,11 @@ class _SlotCache:
         digest = None if DEBUG else code_digest(strategy.function)
         if digest is None:
             return None
-        name = getattr(strategy.function, "py_func", strategy.function).__qualname__
-        key = hashlib.sha256("\0".join([digest, frozen_values_digest(strategy.function), name,
+        py = _python(strategy.function)
+        key = hashlib.sha256("\0".join([digest, frozen_values_digest(strategy.function), py.__qualname__,
                                         repr(tuple(int(v) for v in strategy.params)),
                                         str(bool(check_legal)), _package_hash()]).encode())
-        return cls(_cache_root() / "slots" / key.hexdigest()[:32],
-                   getattr(strategy.function, "py_func", strategy.function).__globals__.get("__file__"))
+        return cls(_cache_root() / "slots" / key.hexdigest()[:32], py.__globals__.get("__file__"))
 
     def verdict(self) -> str | None:
         """"plain" or "counted": the slot that passed its checks; None before one did."""
