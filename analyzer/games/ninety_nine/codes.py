@@ -57,3 +57,16 @@ E_CLASS_COUNT = 4
 E_NO_DEAL = 5
 #: the history is longer than the play log: ``[code, -1, LOG_CAP, 0, 0]``
 E_TOO_LONG = 6
+#: a card of the history passes 99 whatever the aces and tens before it counted (its player
+#: went over instead of playing it): ``[code, play index, card, totals low, totals high]``,
+#: the totals it could follow as bits (``totals_bits``)
+E_OVER = 7
+#: the total given is not one the history can leave (or, not given, the history leaves
+#: several: its aces and tens count either way): ``[code, -1, total or TOTAL_FROM_HISTORY,
+#: totals low, totals high]``, the totals it can leave as bits (``totals_bits``)
+E_TOTAL = 8
+#: the ``total`` load_history takes when the position gives none: the one the history leaves
+TOTAL_FROM_HISTORY = -1
+#: the totals a history can leave, as two bit masks: totals 0..62 in the low word, 63..99 in
+#: the high one (``err[3]``, ``err[4]`` of E_OVER and E_TOTAL)
+TOTAL_BITS_SPLIT = 63

@@ -34,7 +34,9 @@ from analyzer.games.ninety_nine.codes import (
     E_NO_DEAL,
     E_NO_SLOT,
     E_ON_PILE,
+    E_OVER,
     E_TOO_LONG,
+    E_TOTAL,
     E_TURN,
     EV_BUST,
     EV_DEAL,
@@ -63,8 +65,12 @@ from analyzer.games.ninety_nine.codes import (
     SCALARS,
     TAG_CHIPS,
     TAG_STOCK,
+    TOTAL_BITS_SPLIT,
+    TOTAL_FROM_HISTORY,
 )
 from analyzer.games.ninety_nine.rules import (
+    LEGAL_AT,
+    LIMIT,
     MOVE_RANK,
     P_CHIPS,
     P_DECKS,
@@ -72,6 +78,7 @@ from analyzer.games.ninety_nine.rules import (
     P_PLAYERS,
     RANK_FIRST_MOVE,
     RANK_FOUR,
+    RANK_MOVE_COUNT,
     RANK_OF,
     legal_moves,
     next_active,
@@ -979,6 +986,36 @@ def load_position(params, ws, seat, dealer, total, direction, chips, active, han
         stock[i] = unknown[k + i]
 
 
+@njit(cache=True)
+def totals_bits(reach, err):
+    """``err[3]``, ``err[4]``: the totals marked in ``reach`` (bool[100]) as bits, 0..62 in the
+    first, 63..99 in the second (codes.TOTAL_BITS_SPLIT)."""
+    err[3], err[4] = 0, 0
+    for t in range(LIMIT + 1):
+        if reach[t]:
+            if t < TOTAL_BITS_SPLIT:
+                err[3] |= np.int64(1) << t
+            else:
+                err[4] |= np.int64(1) << (t - TOTAL_BITS_SPLIT)
+
+
+@njit(cache=True)
+def totals_after(reach, card, after):
+    """``after`` (bool[100]): the totals a legal play of ``card`` leads to from those marked in
+    ``reach``, each of its moves (an ace or a ten has two) where the rules allow it
+    (``LEGAL_AT``); how many."""
+    rank = RANK_OF[card]
+    after[:] = False
+    n = 0
+    for t in range(LIMIT + 1):
+        if reach[t]:
+            for move in range(RANK_FIRST_MOVE[rank], RANK_FIRST_MOVE[rank] + RANK_MOVE_COUNT[rank]):
+                if (LEGAL_AT[t] >> move) & 1:
+                    n += 0 if after[total_after(t, move)] else 1
+                    after[total_after(t, move)] = True
+    return n
+
+
 @njit(entry=True, cache=True)
 def load_history(params, ws, seat, dealer, chips, active, hand, history, total, err):
     """Set a bundle to the position after ``history`` (every card played this round, oldest
@@ -986,11 +1023,17 @@ def load_history(params, ws, seat, dealer, chips, active, hand, history, total, 
     each, the direction, the rebuilds of the stock, the pile; then the seat's ``hand`` and the
     pile ``total``, and the hidden cards placed where they can be (a consistent deal).
 
+    The total is not replayed (a card does not say how its ace or ten counted): the totals
+    the history can leave are followed from 0 instead, every legal way of counting each card.
+    ``total`` must be one of them; TOTAL_FROM_HISTORY takes the one it leaves.
+
     ``err`` (int64[5]) stays ``[0, ..]`` if the history is possible, else names the first
-    problem (codes.E_*): every copy of a card already on the pile; with one deck a card
-    another seat cannot hold (it was in a stock that seat holds no card from) or a stock's
-    hidden cards that do not fit its places; another seat to move at the end; with several
-    decks no consistent deal of the hidden cards (sampler.resample_history).
+    problem (codes.E_*): every copy of a card already on the pile; a card that passes 99
+    whatever the aces and tens before it counted; with one deck a card another seat cannot
+    hold (it was in a stock that seat holds no card from) or a stock's hidden cards that do
+    not fit its places; another seat to move at the end; a total the history cannot leave
+    (or none given, and several it can); with several decks no consistent deal of the
+    hidden cards (sampler.resample_history).
     """
     hands, pile, sc, slab = ws.hands, ws.pile, ws.sc, ws.slab
     decks = params[P_DECKS]
@@ -1002,9 +1045,17 @@ def load_history(params, ws, seat, dealer, chips, active, hand, history, total, 
     if history.shape[0] > LOG_CAP:
         err[0], err[1], err[2] = E_TOO_LONG, -1, LOG_CAP
         return
+    reach = np.zeros(LIMIT + 1, dtype=np.bool_)  # the totals the plays so far can leave
+    reach[0] = True  # every round starts at 0
+    after = np.zeros(LIMIT + 1, dtype=np.bool_)
     for i in range(history.shape[0]):
         card = history[i]
         mover = sc[S_SEAT]
+        if totals_after(reach, card, after) == 0:
+            err[0], err[1], err[2] = E_OVER, i, card
+            totals_bits(reach, err)
+            return
+        reach[:] = after
         copies = 0
         for k in range(sc[S_NPILE]):
             copies += 1 if pile[k] == card else 0
@@ -1028,6 +1079,19 @@ def load_history(params, ws, seat, dealer, chips, active, hand, history, total, 
         play_slot(ws, slot, RANK_FIRST_MOVE[RANK_OF[card]], trace, False)
     if sc[S_SEAT] != seat:
         err[0], err[1], err[2] = E_TURN, -1, sc[S_SEAT]
+        return
+    if total == TOTAL_FROM_HISTORY:
+        count = 0
+        for t in range(LIMIT + 1):
+            if reach[t]:
+                total, count = t, count + 1
+        if count > 1:  # its aces and tens count either way: the position must say the total
+            err[0], err[1], err[2] = E_TOTAL, -1, TOTAL_FROM_HISTORY
+            totals_bits(reach, err)
+            return
+    if not reach[total]:
+        err[0], err[1], err[2] = E_TOTAL, -1, total
+        totals_bits(reach, err)
         return
     for c in range(HAND_SIZE):
         hands[seat, c] = hand[c]

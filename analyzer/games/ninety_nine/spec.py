@@ -19,7 +19,9 @@ from analyzer.games.ninety_nine.codes import (
     E_NO_DEAL,
     E_NO_SLOT,
     E_ON_PILE,
+    E_OVER,
     E_TOO_LONG,
+    E_TOTAL,
     E_TURN,
     EV_BUST,
     EV_DEAL,
@@ -34,6 +36,8 @@ from analyzer.games.ninety_nine.codes import (
     MOVE_QUEEN,
     TAG_CHIPS,
     TAG_STOCK,
+    TOTAL_BITS_SPLIT,
+    TOTAL_FROM_HISTORY,
 )
 
 
@@ -180,8 +184,10 @@ class NinetyNineSpec(GameSpec):
                                   np.int64(min(n, 4 * threads)))
             return result
 
+        found = replay is not None and replay["total_found"]
         return Evaluation(seat=seat, options=legal, names=[MOVE_NAMES[m] for m in legal], outcome="went_over",
                           outcome_binary=True, run=run, lower_is_better=True, groups=_groups(legal, strat),
+                          description=f"total {replay['total']} (from the history)" if found else "",
                           extra={"history": replay is not None})
 
     def load(self, rules: dict[str, Any], position: dict[str, Any]):
@@ -210,8 +216,9 @@ class NinetyNineSpec(GameSpec):
             raise AnalyzerError(f"a ninety-nine hand holds exactly 3 cards, not {0 if hand is None else len(hand)}")
         pile = deck.parse(position.get("pile", []), "pile")
         deck.check(hand + pile, "hand and pile together")
-        total = _int(position.get("total", 0), "total")
-        if not 0 <= total <= 99:
+        # with a history and no total, the total it leaves (kernel.load_history)
+        total = _int(position.get("total", TOTAL_FROM_HISTORY if "history" in position else 0), "total")
+        if not 0 <= total <= 99 and not (total == TOTAL_FROM_HISTORY and "total" not in position):
             raise AnalyzerError(f"the pile total is between 0 and 99, not {total}")
         direction = _int(position.get("direction", 1), "direction")
         if direction not in (1, -1):
@@ -240,8 +247,10 @@ class NinetyNineSpec(GameSpec):
             if "direction" in position and direction != facts["direction"]:
                 raise AnalyzerError(f"direction: the fours of the history make it {facts['direction']}")
             deck.check(hand + replayed, "hand and the pile since the last rebuild")
+            total = facts["total"]
             replay = {"dealer": dealer, "pile": replayed, "direction": facts["direction"], "epoch": facts["epoch"],
-                      "stock": facts["stock_end"] - facts["stock_top"]}
+                      "stock": facts["stock_end"] - facts["stock_top"], "total": total,
+                      "total_found": "total" not in position}
         else:
             previous = next(s % p for s in range(seat - 1, seat - 1 - p, -1) if active[s % p])
             dealer = _seat(position.get("dealer", previous), p, "dealer")
@@ -285,21 +294,27 @@ def _replay(params, seat: int, dealers: list[int], arrays, history: list[int], t
 
     from analyzer.games.ninety_nine import kernel
 
-    fits, problems = [], []
+    fits, problems, seated = [], [], []
     err = np.zeros(5, dtype=np.int64)
     for dealer in dealers:
         ws = kernel.workspace(params)
         kernel.load_history(params, ws, seat, dealer, *arrays, np.array(history, dtype=np.int64), total, err)
         if err[0]:
             problems.append(_history_error(err, seat))
+            if int(err[0]) in _AFTER_THE_TURN:  # this dealer makes the seat the one to move
+                seated.append(problems[-1])
         else:
             fits.append((ws, dealer))
     if not fits:
-        raise AnalyzerError(problems[0] if len(dealers) == 1 or len(set(problems)) == 1 else
+        raise AnalyzerError(problems[0] if len(dealers) == 1 or len(set(problems)) == 1 else seated[0] if seated else
                             f"no dealer makes seat {seat} the one to move after this history ({problems[0]})")
     if len(fits) > 1:
         raise AnalyzerError("several dealers fit this history: give the dealer")
     return fits[0]
+
+
+#: the replay's refusals that come after it found the seat to move (kernel.load_history)
+_AFTER_THE_TURN = (E_TOTAL, E_CLASS_COUNT, E_NO_DEAL)
 
 
 def _history_error(err, seat: int) -> str:
@@ -319,7 +334,24 @@ def _history_error(err, seat: int) -> str:
         return "history: no deal of the hidden cards is consistent with it (no seat could have held what it played)"
     if code == E_TOO_LONG:
         return f"history: more than {a} plays in one round"
+    if code == E_OVER:
+        return (f"history: {token(a)} (play {at + 1}) passes 99 from a total of {_either(err)}: its player "
+                "would have gone over instead")
+    if code == E_TOTAL and a == TOTAL_FROM_HISTORY:
+        return f"total: the history leaves {_either(err)} (its aces and tens count either way): give the total"
+    if code == E_TOTAL:
+        return f"total: the history leaves {_either(err)}, not {a}"
     return f"history: refused by the engine (code {code})"
+
+
+def _either(err) -> str:
+    """The totals of a refusal (``err[3]``, ``err[4]``: codes.TOTAL_BITS_SPLIT) in words:
+    "88", "88 or 98", "3, 13 or 23", at most six named."""
+    low, high = int(err[3]), int(err[4])
+    totals = [t for t in range(TOTAL_BITS_SPLIT) if low >> t & 1]
+    totals += [TOTAL_BITS_SPLIT + t for t in range(100 - TOTAL_BITS_SPLIT) if high >> t & 1]
+    named = [str(t) for t in totals[:6]] + ([f"{len(totals) - 6} more"] if len(totals) > 6 else [])
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
 
 
 def _seat(value: Any, players: int, name: str) -> int:
