@@ -12,7 +12,9 @@ strength X's expected share of the wins is exactly 1/2.
 arrangements (a shared win counts fractionally). The win rate of X is the mean of ``d_g``,
 the paired difference X - Y is the mean of ``2 d_g - 1``, both with standard errors from the
 variance between deals. The unpaired standard error (games treated as independent) is
-reported too: pairing is worth it when it is smaller.
+reported too: pairing is worth it when it is smaller. The p-value of equal strength is the
+exact sign-flip test of the ``d_g`` about 1/2 up to ``stats.EXACT_VALUES`` deals, the normal
+test of their mean beyond (``PairStats.p_value``).
 
 **Sequential stopping** (``until_significant``): the test is looked at after 1,000 deals
 (``first_look``) and then each time the number of deals doubles, up to the budget; with L
@@ -41,7 +43,8 @@ from analyzer.errors import AnalyzerError, StrategyError
 from analyzer.jit import njit
 from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
-from analyzer.stats import Z95, Moments, mean_interval, normal_p_value, proportion_interval, wilson
+from analyzer.stats import (EXACT_VALUES, Z95, Moments, mean_interval, normal_p_value, proportion_interval,
+                            sign_flip_p_value, wilson)
 
 FIRST_LOOK = 1000
 
@@ -95,7 +98,7 @@ class PairStats:
     x: int
     y: int
     arms: list[Arm]
-    share: Moments = field(default_factory=Moments)       # per deal
+    share: Moments = field(default_factory=lambda: Moments(keep=EXACT_VALUES))  # per deal
     single: Moments = field(default_factory=Moments)      # per game (unpaired)
     margin: Moments = field(default_factory=Moments)      # per deal
     hands: Moments = field(default_factory=Moments)       # per game
@@ -130,10 +133,16 @@ class PairStats:
         return (mean - 0.5) / se if se > 0 else (0.0 if mean == 0.5 else float("inf"))
 
     def p_value(self) -> float:
-        """Two-sided p-value of equal strength: normal, from the per-deal shares; when every
-        deal gave the same share (no variance, so no normal test), the sign test's bound
-        2^(1-n): under equal strength a deal favours either side with the same chance (the
-        seatings are balanced), so all n deals favour one side with chance at most 2^(1-n)."""
+        """Two-sided p-value of equal strength. Under it a deal's share is as likely above 1/2
+        as below by the same amount (the seatings are balanced: swapping the strategies swaps
+        the shares), so up to EXACT_VALUES deals it is the exact sign-flip test of the
+        per-deal shares about 1/2 (stats.sign_flip_p_value: all n deals won by one side give
+        2^(1-n)); from there on, or where the shares lie on no grid, normal. When every deal
+        gave the same share (no variance, so no normal test), the sign test's bound 2^(1-n)."""
+        if self.share.n <= len(self.share.first):
+            exact = sign_flip_p_value(self.share.first, 0.5)
+            if exact is not None:
+                return exact
         z = self.z()
         if math.isfinite(z):
             return normal_p_value(z)
@@ -266,12 +275,15 @@ class Tournament:
     def moments(self) -> list[Moments]:
         return [m for pair in self.pairs for m in (pair.share, pair.single, pair.margin, pair.hands)] + self.ranking
 
-    def state(self) -> list[tuple[int, float, float]]:
-        return [(m.n, m.s, m.sq) for m in self.moments()]
+    def state(self) -> list[tuple[int, float, float, list[float]]]:
+        return [(m.n, m.s, m.sq, m.first) for m in self.moments()]
 
-    def merge(self, state: list[tuple[int, float, float]]) -> None:
-        for m, (n, s, sq) in zip(self.moments(), state):
+    def merge(self, state: list[tuple[int, float, float, list[float]]]) -> None:
+        """Add a later chunk's ``state`` (chunks merged in order: the first values stay the
+        first ones)."""
+        for m, (n, s, sq, first) in zip(self.moments(), state):
             m.n, m.s, m.sq = m.n + n, m.s + s, m.sq + sq
+            m.first = (m.first + list(first))[:m.keep]
 
     def tables(self, level: float) -> dict[str, pd.DataFrame]:
         return _tables(self.labels, self.pairs, None if self.each_pair else self.ranking, level)

@@ -10,6 +10,7 @@ import pytest
 
 from analyzer import api
 from analyzer import compare as cmp
+from analyzer.stats import EXACT_VALUES, normal_p_value
 
 
 def test_arrangements_are_balanced():
@@ -102,16 +103,35 @@ def test_each_pairing_of_a_round_robin_can_stop_on_its_own():
     assert decided.stopped_early and decided.games == 100
 
 
-def test_a_pairing_without_variance_gets_the_sign_tests_p_value():
-    # every deal won by the same side: no normal test, the sign test's bound 2^(1-n)
+def test_a_pairing_of_few_deals_gets_the_exact_sign_flip_test():
+    # every deal won by the same side: the sign test's 2^(1-n)
     pair = cmp.PairStats(0, 1, [])
     pair.share.add(np.ones(10))
     assert pair.p_value() == 2.0 ** -9
     pair = cmp.PairStats(0, 1, [])
     pair.share.add(np.full(10, 0.5))
     assert pair.p_value() == 1.0
-    pair.share.add(np.array([0.0, 1.0, 1.0]))  # a variance: the normal test
-    assert 0 < pair.p_value() < 1
+    pair.share.add(np.array([1.0, 1.0, 0.0]))  # two deals to X, one to Y: every sign vector reaches it
+    assert pair.p_value() == 1.0
+    pair.share.add(np.array([1.0, 1.0, 1.0]))  # five to one: 14 sign vectors of 64 reach 4 or more
+    assert pair.p_value() == 14 / 64
+    # past EXACT_VALUES deals the normal test of the per-deal shares
+    many = cmp.PairStats(0, 1, [])
+    shares = np.resize([1.0, 0.5, 0.0, 1.0], EXACT_VALUES + 4)
+    many.share.add(shares)
+    assert many.p_value() == pytest.approx(normal_p_value((shares.mean() - 0.5) / (shares.std(ddof=1) / np.sqrt(shares.size))))
+
+
+def test_a_handful_of_deals_decides_nothing():
+    # 7 games of 8 won on 4 deals is no finding (a normal test said p = 0.003 and stopped):
+    # the exact test needs 9 deals all won to pass alpha / 6 looks
+    small = cmp.compare("hearts2", ["heuristic", "random"], games=4, seed=3, workers=1)
+    row = small.tables["pairs"].iloc[0]
+    assert row["win_rate"] == 0.875 and row["p_value"] == 0.25 and not row["decided"]
+    looked = cmp.compare("hearts2", ["heuristic", "random"], games=64, seed=3, until_significant=True,
+                         first_look=2, workers=1)
+    assert looked.games >= 16
+    assert looked.tables["pairs"].iloc[0]["p_value"] < 0.05 / 6
 
 
 def test_intervals_cover_the_truth_at_about_the_stated_rate():

@@ -3,9 +3,12 @@ inside [0, 1] however rare the event, and right for clustered data (hands within
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import numpy as np
 
-from analyzer.stats import ratio_interval, ratio_share_interval
+from analyzer.stats import ratio_interval, ratio_share_interval, sign_flip_p_value
 
 
 def _sums(events: np.ndarray, hands: np.ndarray) -> tuple[float, float, float, float, float, int]:
@@ -55,3 +58,30 @@ def test_a_share_of_everything_or_nothing_stays_in_bounds():
     for events in (np.zeros(50), hands.copy()):
         r, lo, hi = ratio_share_interval(*_sums(events, hands))
         assert 0.0 <= lo <= r <= hi <= 1.0
+
+
+def brute_sign_flip(values, center):
+    """The sign-flip p-value by enumerating every sign vector (independent of the DP)."""
+    d = [v - center for v in values]
+    observed = abs(sum(d))
+    hits = sum(abs(sum(s * x for s, x in zip(signs, d))) >= observed - 1e-12
+               for signs in itertools.product((-1, 1), repeat=len(d)))
+    return hits / 2 ** len(d)
+
+
+def test_the_sign_flip_test_equals_the_enumeration_of_every_sign():
+    rnd = random.Random(4)
+    grid = [0, 1 / 6, 1 / 4, 1 / 3, 1 / 2, 2 / 3, 3 / 4, 5 / 6, 1]  # shares of wins, 2 to 4 seatings
+    for n in range(1, 13):
+        for _ in range(6):
+            values = [rnd.choice(grid) for _ in range(n)]
+            assert abs(sign_flip_p_value(values, 0.5) - brute_sign_flip(values, 0.5)) < 1e-12, values
+
+
+def test_the_sign_flip_test_is_the_sign_test_on_equal_steps_and_grows_with_doubt():
+    assert sign_flip_p_value([1.0] * 10, 0.5) == 2.0 ** -9  # every deal to one side
+    assert sign_flip_p_value([0.5] * 10, 0.5) == 1.0  # no deal to either side
+    # 7 games of 8 won on 4 deals is less sure than 8 of 8 (a normal test gave p = 0.003)
+    assert sign_flip_p_value([1, 1, 1, 0.5], 0.5) == 0.25 > sign_flip_p_value([1, 1, 1, 1], 0.5) == 0.125
+    assert sign_flip_p_value([1] * 8 + [0.5] * 2, 0.5) > sign_flip_p_value([1] * 10, 0.5)
+    assert sign_flip_p_value([0.1234567], 0.5) is None  # on no grid: the caller's normal test
