@@ -963,3 +963,12 @@ def test_mc_games_are_the_same_whatever_the_chunking_and_threads(tmp_path):
     [events] = api.play("pitch10", seed=3, index=17, seats=seats)
     assert a.iloc[17]["hands"] == events[-1]["hands"]
     assert a.iloc[17]["decisions"] == sum(e["ev"] == "decide" for e in events)
+
+
+def test_the_stuck_dealers_forced_bid_is_answered_with_inference_on():
+    # after three passes the dealer must bid 4: a forced move, answered without samples; the
+    # bids were read first, and no deal of 20,000 fitted three heuristic passes here
+    stuck = {"seat": 3, "dealer": 3, "hand": "KC 3D 4D 9D 4H 6H JH AH JS", "bids": ["pass", "pass", "pass"]}
+    result = api.evaluate("pitch10", stuck, samples=200, infer=True, seed=1)
+    assert result.stopped == "forced" and result.samples == 0
+    assert list(result.table["option"]) == ["4"]

@@ -199,7 +199,9 @@ class Pitch10Spec(GameSpec):
         ws = pos.ws
         bid = pos.kind == "bid"
         strat = np.ascontiguousarray(strat, dtype=np.int64)
-        informative = bool(infer) and bool(_informative_bidders(pos, strat))
+        # a forced move is answered without samples (docs/evaluate.md): no bids to read, and
+        # the deals might fit none (the stuck dealer's 4 after three passes)
+        informative = bool(infer) and len(pos.legal) > 1 and bool(_informative_bidders(pos, strat))
         # an mc, pimc or ismcts rollout seat samples from its own view: it needs a whole deal,
         # not only the trumps
         has_mc = bool(np.isin(strat[:, 0], (MC, PIMC, ISMCTS)).any())
