@@ -137,6 +137,26 @@ def _options(
         typer.echo(ctx.get_help())
         raise typer.Exit(2)
     _WIDE[0] = wide
+    _check_cache_folder()
+
+
+def _check_cache_folder() -> None:
+    """Refuse, in one line, a cache folder (ANALYZER_CACHE_DIR) that cannot be one: a file,
+    inside a file, or where nothing can be written (numba's traceback came later, at the first
+    compile)."""
+    import os
+
+    from analyzer.errors import AnalyzerError
+    from analyzer.jit import _cache_root
+
+    root = _cache_root()
+    there = next(p for p in (root, *root.parents) if os.path.lexists(p))
+    if not there.is_dir():
+        raise AnalyzerError(f"the cache folder {root} cannot be made: {there} is a file "
+                            "(ANALYZER_CACHE_DIR names the folder)")
+    if not os.access(there, os.W_OK | os.X_OK):
+        raise AnalyzerError(f"the cache folder {root} cannot be written: {there} is not writable "
+                            "(ANALYZER_CACHE_DIR names another folder)")
 
 
 def _debug_mode() -> None:

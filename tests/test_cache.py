@@ -126,3 +126,17 @@ def test_a_compiled_user_strategy_is_stale_once_its_file_changes(tmp_path, monke
     assert not slot.stale
     strategy.write_text(strategy.read_text() + "# edited\n")
     assert [e.stale for e in cache.entries() if e.kind == "user strategies"] == [True]
+
+
+def test_a_cache_folder_that_is_a_file_is_one_line(cli, tmp_path, monkeypatch):
+    # numba raised NotADirectoryError with a traceback at the first compile; `cache` said
+    # "Nothing stale."
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)  # (it would come first)
+    for root in (afile, afile / "inside"):
+        monkeypatch.setenv("ANALYZER_CACHE_DIR", str(root))
+        for command in (["simulate", "hearts2", "--games", "10"], ["cache"]):
+            code, out, err = cli(*command)
+            assert code == 2 and out == ""
+            assert err == f"error: the cache folder {root} cannot be made: {afile} is a file (ANALYZER_CACHE_DIR names the folder)\n"
