@@ -493,7 +493,7 @@ def evaluate(
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players.", metavar="N"),
     rule: Optional[List[str]] = typer.Option(None, "--rule", help=RULE_HELP, metavar="NAME=VALUE"),
     rollout: Optional[List[str]] = typer.Option(None, "--rollout", metavar="[K=]STRATEGY", help="Rollout strategy for every seat, e.g. mc:k=8 or path/to/file.py:function (default heuristic), or K=STRATEGY per seat (repeatable)."),
-    samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play.", metavar="N"),
+    samples: int = typer.Option(20_000, "--samples", help="Most samples of the hidden cards to play (over enumerated worlds at least one round: whole passes, 256 or more).", metavar="N"),
     precision: Optional[float] = typer.Option(None, "--precision", help="Stop when every proportion interval (win, and a yes/no outcome) is within +-X.", metavar="X"),
     confidence: float = typer.Option(0.95, "--confidence", help="Stop once the best option's P(best) reaches this.", metavar="X"),
     exact_limit: int = typer.Option(2000, "--exact-limit", help="Enumerate the hidden cards when at most this many deals are consistent (0: always sample).", metavar="N"),

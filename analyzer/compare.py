@@ -40,7 +40,7 @@ import pandas as pd
 
 from analyzer import api, records
 from analyzer.errors import AnalyzerError, StrategyError
-from analyzer.jit import njit
+from analyzer.fold import fold_pair_rows
 from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
 from analyzer.stats import (EXACT_VALUES, Z95, Moments, mean_interval, normal_p_value, proportion_interval,
@@ -62,37 +62,6 @@ def arrangements(players: int, x: int, y: int) -> list[list[int]]:
     return seatings
 
 
-@njit(cache=True)
-def fold_rows(out, is_x, share, margin, hands):
-    """One pass over a chunk's rows (``out``: winners mask in column 0, hands in 1, seat
-    scores from 3) for a seating where seat s plays X iff ``is_x[s]``: per game X's share of
-    the winners (a shared win counts fractionally; 0 with no winner), the mean score of X's
-    seats less that of Y's, and the hands. Compiled: on two cores the fold runs between the
-    parallel chunks, and numpy's column passes made it a tenth of compare's time in Pitch."""
-    players = is_x.shape[0]
-    nx = 0
-    for s in range(players):
-        nx += is_x[s]
-    ny = players - nx
-    for g in range(out.shape[0]):
-        winners = out[g, 0]
-        won = 0
-        won_x = 0
-        score_x = 0.0
-        score_y = 0.0
-        for s in range(players):
-            bit = (winners >> s) & 1
-            won += bit
-            if is_x[s]:
-                won_x += bit
-                score_x += out[g, 3 + s]
-            else:
-                score_y += out[g, 3 + s]
-        share[g] = won_x / max(won, 1)
-        margin[g] = score_x / nx - score_y / ny
-        hands[g] = out[g, 1]
-
-
 @dataclass
 class PairStats:
     x: int
@@ -107,7 +76,7 @@ class PairStats:
         shares, margins = [], []
         for arm, out in zip(self.arms, rows):
             share, margin, hands = (np.empty(out.shape[0]) for _ in range(3))
-            fold_rows(out, np.array([v == self.x for v in arm.seating], dtype=np.int64), share, margin, hands)
+            fold_pair_rows(out, np.array([v == self.x for v in arm.seating], dtype=np.int64), share, margin, hands)
             shares.append(share)
             margins.append(margin)
             self.hands.add(hands)

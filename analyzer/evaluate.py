@@ -147,13 +147,26 @@ class EvaluationResult(Result):
         def value(row) -> str:
             if by_win:
                 return f"wins {row['win']:.1%} [{row['win_lo']:.1%}, {row['win_hi']:.1%}]"
+            if self.facts.get("outcome_binary"):  # a share: in percent, as the table shows it
+                return f"{outcome} {row[outcome]:.1%} [{row[outcome + '_lo']:.1%}, {row[outcome + '_hi']:.1%}]"
             return f"{outcome} {row[outcome]:.3g} [{row[outcome + '_lo']:.3g}, {row[outcome + '_hi']:.3g}]"
 
-        sure = best["p_best"] >= self.facts.get("confidence", 0.95)
-        line = f"{'Play' if sure else 'Best guess'} {best['option']} (P(best) {best['p_best']:.2f}): {value(best)}"
-        if not by_win:
-            line += " (the game's result does not depend on it)"
+        every = f"all {self.samples:,} samples" if self.samples > 1 else "the one sample"
+
         kept = t[~t["dropped"]].iloc[1:]
+        # options that ended as the best did in every sample (win and outcome): no number of
+        # samples tells them apart, so they are named with it, not left "not separated"
+        same = (kept["diff_to_best"] == 0) & (kept["diff_se"] == 0) & (kept["outcome_diff"] == 0) \
+            & (kept["outcome_diff_se"] == 0)
+        alike, kept = kept[same], kept[~same]
+        chance = best["p_best"] + alike["p_best"].sum()
+        sure = chance >= self.facts.get("confidence", 0.95)
+        named = " or ".join([best["option"], *alike["option"]])
+        line = f"{'Play' if sure else 'Best guess'} {named} (P(best) {_chance_text(chance)}): {value(best)}"
+        if len(alike):
+            line += f"; {'they' if len(alike) > 1 else 'both'} ended alike in {every}"
+        if not by_win:
+            line += f" (the win was the same for every option in {every})"
         if len(kept):
             second = kept.iloc[0]
             if by_win:
@@ -163,9 +176,9 @@ class EvaluationResult(Result):
             else:
                 line += f"; next {second['option']}: {value(second)}"
             if len(kept) > 1:
-                line += f"; {len(kept) - 1} more not separated"
+                line += f"; {len(kept) - 1} more {'behind' if sure else 'not separated'}"
         if t["dropped"].any():
-            line += "; the rest are clearly worse" if len(kept) else "; every other option is clearly worse"
+            line += "; the rest are clearly worse" if len(kept) or len(alike) else "; every other option is clearly worse"
         if not sure:
             line += " (more --samples or --time would tell them apart)"
         return line + "." + self._solver_sentence()
@@ -184,6 +197,16 @@ class EvaluationResult(Result):
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "position": self.position, "samples": self.samples,
                 "elapsed_s": round(self.elapsed, 3), "stopped": self.stopped, **self.facts}
+
+
+def _chance_text(p: float) -> str:
+    """A chance in two decimals that never rounds to a certainty it is not ("> 0.99", not
+    "1.00", for 0.995)."""
+    if 0.995 <= p < 1.0:
+        return "> 0.99"
+    if 0.0 < p < 0.005:
+        return "< 0.01"
+    return f"{p:.2f}"
 
 
 def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str | None = None,
@@ -439,7 +462,8 @@ class _Plan:
     def method(self) -> str:
         if self.worlds is None:
             return "sampled"
-        return f"exact over {len(self.worlds.weights):,} worlds"
+        n = len(self.worlds.weights)
+        return f"exact over {n:,} world{'s' if n != 1 else ''}"
 
 
 def _ranking_col(stats: OptionStats, active: list[int]) -> int:
@@ -490,8 +514,13 @@ def _half_widths(stats: OptionStats, i: int, ev: Evaluation) -> list[float]:
 
 
 def _interval(stats: OptionStats, i: int, col: int, proportion: bool) -> tuple[float, float]:
-    """95% interval of option i's column: Wilson for proportions, normal otherwise."""
+    """95% interval of option i's column: Wilson for proportions, normal otherwise. Over the
+    listed worlds an estimate without variance is exact (each world played at least twice,
+    every play of each ended alike): its own interval, also at 0 or 1, where Wilson would
+    treat the samples as draws (docs/evaluate.md)."""
     m, v = stats.mean_var(i, col)
+    if stats.worlds and v == 0.0:
+        return m, m
     if proportion:
         return proportion_interval(m, v, stats.samples(i))
     half = Z95 * math.sqrt(v) if v == v and v != math.inf else math.nan
@@ -508,7 +537,8 @@ def _result(game: str, position: dict[str, Any], ev: Evaluation, plan: _Plan, st
     facts: dict[str, Any] = {"method": plan.method if done else "nothing to sample", "ranked_by": ranked_by, "looks": plan.looks,
                              "race_z": round(plan.race_z, 3), "race_alpha": RACE_ALPHA,
                              "description": ev.description, "seat": ev.seat, "confidence": plan.confidence,
-                             "options_legal": list(ev.names), "lower_is_better": ev.lower_is_better}
+                             "options_legal": list(ev.names), "lower_is_better": ev.lower_is_better,
+                             "outcome_binary": ev.outcome_binary}
     if played is not None:
         facts["played"] = played
     if ev.weighted and done:

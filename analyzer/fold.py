@@ -52,3 +52,36 @@ def fold_rows(rows, players, pair_i, pair_j, sums, sumsq, wins, cross):
         wins[s] += part_wins[s]
     for k in range(npairs):
         cross[k] += part_cross[k]
+
+
+@njit(cache=True)
+def fold_pair_rows(out, is_x, share, margin, hands):
+    """One pass over a chunk's rows (``out``: winners mask in column 0, hands in 1, seat
+    scores from 3) for a seating where seat s plays X iff ``is_x[s]``: per game X's share of
+    the winners (a shared win counts fractionally; 0 with no winner), the mean score of X's
+    seats less that of Y's, and the hands. Compiled: on two cores the fold runs between the
+    parallel chunks, and numpy's column passes made it a tenth of compare's time in Pitch.
+    (Here, not in compare.py, so that compare's Python side compiles nothing: editing it
+    recompiles no kernel.)"""
+    players = is_x.shape[0]
+    nx = 0
+    for s in range(players):
+        nx += is_x[s]
+    ny = players - nx
+    for g in range(out.shape[0]):
+        winners = out[g, 0]
+        won = 0
+        won_x = 0
+        score_x = 0.0
+        score_y = 0.0
+        for s in range(players):
+            bit = (winners >> s) & 1
+            won += bit
+            if is_x[s]:
+                won_x += bit
+                score_x += out[g, 3 + s]
+            else:
+                score_y += out[g, 3 + s]
+        share[g] = won_x / max(won, 1)
+        margin[g] = score_x / nx - score_y / ny
+        hands[g] = out[g, 1]

@@ -353,6 +353,8 @@ class OptionStats:
 
     def __init__(self, k: int, strata: np.ndarray | None = None) -> None:
         self.k = k
+        #: the samples are the listed worlds, each with its probability (evaluate's exact mode)
+        self.worlds = strata is not None
         pi = np.ones(1) if strata is None else np.asarray(strata, dtype=np.float64)
         self.pi = pi / pi.sum()
         w = len(self.pi)

@@ -10,6 +10,7 @@ import pytest
 
 from analyzer import api
 from analyzer import compare as cmp
+from analyzer.fold import fold_pair_rows
 from analyzer.stats import EXACT_VALUES, normal_p_value
 
 
@@ -34,7 +35,7 @@ def test_fold_rows_counts_shares_margins_and_hands_as_written_out_by_hand():
     out[:, 3:3 + players] = rng.integers(-20, 60, (500, players))
     is_x = np.array([1, 0, 0, 1], dtype=np.int64)
     share, margin, hands = (np.empty(500) for _ in range(3))
-    cmp.fold_rows(out, is_x, share, margin, hands)
+    fold_pair_rows(out, is_x, share, margin, hands)
     for g in range(500):
         won = [s for s in range(players) if out[g, 0] >> s & 1]
         assert share[g] == (sum(1 for s in won if is_x[s]) / len(won) if won else 0.0)

@@ -305,3 +305,55 @@ def test_option_groups_complete_a_partial_partition():
     ev.groups = [[0, 1], [1, 2]]
     with pytest.raises(ValueError):
         option_groups(ev)
+
+
+def _verdict(rows: list[dict], samples: int = 1000, ranked_by: str = "win") -> str:
+    """The verdict of a result whose table holds ``rows`` (the best first): the columns the
+    verdict reads, the others as an evaluation fills them."""
+    from analyzer.evaluate import EvaluationResult
+    import pandas as pd
+
+    base = {"win_lo": 0.0, "win_hi": 1.0, "went_over": 0.1, "went_over_lo": 0.0, "went_over_hi": 0.2,
+            "diff_se": 0.01, "outcome_diff": 0.0, "outcome_diff_se": 0.01, "dropped": False}
+    table = pd.DataFrame([{**base, **row} for row in rows])
+    return EvaluationResult("ninety-nine", {}, samples, 0.1, "separated", {"options": table},
+                            {"ranked_by": ranked_by, "confidence": 0.95, "outcome_binary": True}).verdict()
+
+
+def test_the_verdict_never_says_play_and_not_separated_nor_rounds_to_certainty():
+    rows = [{"option": "8S", "win": 0.41, "p_best": 0.995, "diff_to_best": 0.0, "diff_se": 0.0},
+            {"option": "2D", "win": 0.40, "p_best": 0.004, "diff_to_best": -0.016},
+            {"option": "TD", "win": 0.39, "p_best": 0.001, "diff_to_best": -0.02}]
+    line = _verdict(rows)
+    assert line.startswith("Play 8S (P(best) > 0.99)") and "1 more behind" in line and "not separated" not in line
+    rows[0]["p_best"], rows[1]["p_best"] = 0.60, 0.399
+    line = _verdict(rows)
+    assert line.startswith("Best guess 8S (P(best) 0.60)") and "1 more not separated" in line
+
+
+def test_options_that_end_alike_in_every_sample_are_named_with_the_best():
+    # the paired differences all exactly zero: no number of samples tells them apart
+    alike = {"diff_to_best": 0.0, "diff_se": 0.0, "outcome_diff": 0.0, "outcome_diff_se": 0.0}
+    rows = [{"option": "QS", "win": 0.61, "p_best": 0.5, **alike}, {"option": "AS", "win": 0.61, "p_best": 0.5, **alike},
+            {"option": "3S", "win": 0.33, "p_best": 0.0, "diff_to_best": -0.28, "dropped": True}]
+    line = _verdict(rows, samples=20000)
+    assert line.startswith("Play QS or AS (P(best) 1.00)")
+    assert "both ended alike in all 20,000 samples; the rest are clearly worse." in line and "--samples" not in line
+    # a win the same in every sample is said as a fact of those samples, not of the game
+    line = _verdict([{"option": "9", "win": 1.0, "p_best": 0.2, "diff_to_best": 0.0, "diff_se": 0.0,
+                      "outcome_diff": 0.0},
+                     {"option": "T+10", "win": 1.0, "p_best": 0.2, "diff_to_best": 0.0, "diff_se": 0.0}],
+                    samples=1, ranked_by="went_over")
+    assert "(the win was the same for every option in the one sample)" in line
+    assert "went_over 10.0% [0.0%, 20.0%]" in line
+
+
+def test_an_exact_answer_over_the_worlds_has_an_interval_of_zero_width():
+    # hearts2, the last trick but one: 2H wins the game in the one world (docs/evaluate.md:
+    # with deterministic rollouts an interval of zero width), also at 100%
+    spot = {"seat": 0, "hand": "QS 2H", "scores": "99,99", "trick": "2D",
+            "played": "6C 4H 2S 4S 8C 6H 6S 8S TC 8H 4D 6D QC TH 8D TD AC QH TS AS QD AD"}
+    result = evaluate("hearts2", spot, samples=300, seed=1)
+    assert result.facts["method"] == "exact over 1 world"
+    best = result.table.iloc[0]
+    assert best["option"] == "2H" and best["win"] == best["win_lo"] == best["win_hi"] == 1.0
