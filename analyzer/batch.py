@@ -691,9 +691,20 @@ def _local_execute(todo, store: Checkpoints, display, workers: int | None, done:
 
     threads = set_workers(workers)
     for run, start, count in todo:
-        store.save(run, start, count, play_chunk(run, start, count, threads, timeout))
+        try:
+            result = play_chunk(run, start, count, threads, timeout)
+        except (AnalyzerError, StrategyError) as exc:
+            raise _in_run(run, start, count, exc) from None
+        store.save(run, start, count, result)
         done[0] += 1
         display.advance(run)
+
+
+def _in_run(run: "Run", start: int, count: int, exc: Exception) -> Exception:
+    """``exc`` (an AnalyzerError or StrategyError of a chunk) again, its message led by the run
+    and the games it played: a job holds many runs."""
+    games = f"game {start:,}" if count == 1 else f"games {start:,} to {start + count - 1:,}"
+    return type(exc)(f"run {run.name!r}, {games}: {exc}")
 
 
 def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, local_cluster: int | None,
@@ -736,7 +747,7 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
                 client.cancel(list(futures))
                 if result.stuck_on and scheduler:
                     _restart_stuck_worker(client, result.stuck_on, warn)
-                raise result.error(result.message)
+                raise _in_run(run, start, count, result.error(result.message))
             store.save(run, start, count, result)
             done[0] += 1
             display.advance(run)

@@ -383,7 +383,9 @@ def test_an_illegal_move_on_dask_is_one_error_naming_the_file_as_given(tmp_path,
     with pytest.raises(StrategyError) as failed:
         batch.run_job(job, tmp_path / "out", scheduler=dask_cluster)
     message = str(failed.value)
-    assert message.startswith(f"strategy {USER}:never_legal (seat 0) returned an illegal move '<move code -7>'")
+    # led by the run and the chunk's games (either chunk may fail first)
+    assert re.match(rf"run '[\w-]+', games (0 to 199|200 to 399): strategy {re.escape(str(USER))}:never_legal \(seat 0\) "
+                    r"returned an illegal move '<move code -7>'", message), message
     assert "; legal: " in message
     assert "Compute Failed" not in capfd.readouterr().err
     assert not (tmp_path / "out" / "summary.csv").exists()
