@@ -264,10 +264,15 @@ def simulate(
             f"interrupted: summary of the {summary.games:,} games finished (of {n_games:,}){written}"))
 
 
+def _count(n: int, thing: str) -> str:
+    """``n`` things in words: "1 game", "20,000 games"."""
+    return f"{n:,} {thing}{'' if n == 1 else 's'}"
+
+
 def _print_summary(summary) -> None:
     rules = ", ".join(f"{k}={v}" for k, v in summary.rules.items())
     rate = summary.hands / summary.elapsed if summary.elapsed > 0 else float("nan")
-    _say(f"{summary.game}: {summary.games:,} games, {summary.hands:,} hands, seed {summary.seed}, "
+    _say(f"{summary.game}: {_count(summary.games, 'game')}, {_count(summary.hands, 'hand')}, seed {summary.seed}, "
          f"{summary.elapsed:.2f} s ({rate:,.0f} hands/s)\nrules: {rules}")
     for name, table in summary.tables.items():
         _print_frame(table, name)

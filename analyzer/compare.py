@@ -141,15 +141,20 @@ class Comparison(Result):
             x, y, share = row["strategy"], row["opponent"], row["win_rate"]
             p = row["p_value"]
             sure = f"p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+            def ends(lo: float, hi: float) -> str:  # one deal has no spread: no interval
+                return "(no interval from one deal)" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
+
             if p < self.alpha:
                 strong, weak = (x, y) if share > 0.5 else (y, x)
                 s, lo, hi = (share, row["win_rate_lo"], row["win_rate_hi"]) if share > 0.5 else \
                     (1 - share, 1 - row["win_rate_hi"], 1 - row["win_rate_lo"])
-                text = f"{strong} is stronger than {weak}: {s:.3f} of the wins [{lo:.3f}, {hi:.3f}], {sure}"
+                text = f"{strong} is stronger than {weak}: {s:.3f} of the wins {ends(lo, hi)}, {sure}"
             else:
                 text = (f"{x} and {y} are not told apart: {x} takes {share:.3f} of the wins "
-                        f"[{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}], {sure}")
-            lines.append(text + f" ({row['deals']:,} deals).")
+                        f"{ends(row['win_rate_lo'], row['win_rate_hi'])}, {sure}")
+            deals = row["deals"]
+            lines.append(text + f" ({deals:,} deal{'s' if deals != 1 else ''}).")
         direction = "fewer is better" if spec.lower_score_wins else "more is better"
         lines.append(f"score_margin: the strategy's final score minus the opponent's, per game ({direction} in "
                      f"{spec.name}).")
@@ -379,6 +384,23 @@ class VariantStudy(Result):
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "seed": self.seed, "strategies": self.strategies, "variants": self.variants,
                 "games": self.games, "elapsed_s": round(self.elapsed, 3), "interrupted": self.interrupted}
+
+    def verdict(self) -> str:
+        """One line per variant after the first: how much longer or shorter its games are than
+        the first's, paired on the same streams, with the interval of the difference."""
+        table = self.tables["variants"]
+        first = table.iloc[0]["variant"]
+        lines = []
+        for _, row in table.iloc[1:].iterrows():
+            d, lo, hi = row["hands_vs_first"], row["hands_vs_first_lo"], row["hands_vs_first_hi"]
+            if math.isnan(lo):
+                lines.append(f"{row['variant']}: {d:+.2f} hands per game against {first} (one deal: no interval).")
+            elif lo > 0 or hi < 0:
+                lines.append(f"{row['variant']}: {abs(d):.2f} {'more' if d > 0 else 'fewer'} hands per game than "
+                             f"{first} [{abs(lo if d > 0 else hi):.2f}, {abs(hi if d > 0 else lo):.2f}].")
+            else:
+                lines.append(f"{row['variant']}: games as long as with {first}, within [{lo:+.2f}, {hi:+.2f}] hands.")
+        return "\n".join(lines)
 
 
 def rule_grid(items: list[tuple[str, str]]) -> list[dict[str, str]]:

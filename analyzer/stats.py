@@ -23,11 +23,14 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
 
 
 def mean_interval(total: float, total_sq: float, n: float, z: float = Z95) -> tuple[float, float, float]:
-    """Mean and normal-approximation interval from a sum and a sum of squares."""
+    """Mean and normal-approximation interval from a sum and a sum of squares; one value
+    gives no spread, so no interval (nan ends), not one of zero width."""
     if n <= 0:
         return (math.nan, math.nan, math.nan)
     mean = total / n
-    var = max(total_sq / n - mean * mean, 0.0) * (n / (n - 1) if n > 1 else 0.0)
+    if n < 2:
+        return (mean, math.nan, math.nan)
+    var = max(total_sq / n - mean * mean, 0.0) * (n / (n - 1))
     half = z * math.sqrt(var / n)
     return (mean, mean - half, mean + half)
 

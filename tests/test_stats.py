@@ -4,6 +4,7 @@ inside [0, 1] however rare the event, and right for clustered data (hands within
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import numpy as np
@@ -85,3 +86,11 @@ def test_the_sign_flip_test_is_the_sign_test_on_equal_steps_and_grows_with_doubt
     assert sign_flip_p_value([1, 1, 1, 0.5], 0.5) == 0.25 > sign_flip_p_value([1, 1, 1, 1], 0.5) == 0.125
     assert sign_flip_p_value([1] * 8 + [0.5] * 2, 0.5) > sign_flip_p_value([1] * 10, 0.5)
     assert sign_flip_p_value([0.1234567], 0.5) is None  # on no grid: the caller's normal test
+
+
+def test_one_value_has_no_interval_not_one_of_zero_width():
+    from analyzer.stats import mean_interval
+
+    mean, lo, hi = mean_interval(20.0, 400.0, 1)
+    assert mean == 20.0 and math.isnan(lo) and math.isnan(hi)
+    assert mean_interval(3.0, 5.0, 2) == (1.5, 1.5 - 1.959963984540054 * 0.5, 1.5 + 1.959963984540054 * 0.5)
