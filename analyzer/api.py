@@ -300,8 +300,11 @@ def play(game: str, seed: int = 0, index: int = 0, games: int = 1, players: int 
     """Records (docs/record.md events) of games ``index .. index + games - 1`` of run ``seed``
     (``timeout``: seconds a game may take before the run stops with an error)."""
     seed = check_seed(seed)
-    if not 0 <= index <= MAX_INDEX or not 1 <= games <= MAX_INDEX - index:
-        raise AnalyzerError(f"--index must be from 0 to {MAX_INDEX} and --games at least 1")
+    if not 0 <= index < MAX_INDEX:
+        raise AnalyzerError(f"--index must be from 0 to {MAX_INDEX - 1:,} (2**62 - 1), not {index:,}")
+    if not 1 <= games <= MAX_INDEX - index:
+        raise AnalyzerError(f"--games must be from 1 to {MAX_INDEX - index:,} (the last game's index stays "
+                            f"below 2**62), not {games:,}")
     s = setup(game, players, seats, rules)
     return [
         _user_compile_guard(s, lambda i=i: records.record_game(

@@ -310,9 +310,12 @@ def play(
     Example: `analyzer play ninety-nine --seed 7 --index 3 --record game3.jsonl`
     """
     from analyzer import api
+    from analyzer.errors import AnalyzerError
     from analyzer.records import to_jsonl
     from analyzer.strategies import parse_seat_args
 
+    if quiet and not record:
+        raise AnalyzerError("--quiet leaves nothing to show: give --record FILE to write the records")
     if record:
         from analyzer.io import check_writable
 
@@ -341,7 +344,7 @@ def compare(
     seat: Optional[List[str]] = typer.Option(None, "--seat", help="Variant studies: " + SEAT_HELP, metavar="K=STRATEGY"),
     until_significant: bool = typer.Option(False, "--until-significant", help="Stop once every difference is decided (sequential test).", metavar=""),
     each_pair: bool = typer.Option(False, "--each-pair", help="With --until-significant: each pairing of a round robin stops on its own.", metavar=""),
-    first_look: int = typer.Option(1000, "--first-look", help="With --until-significant: deals before the first look (then doubling).", metavar="N"),
+    first_look: Optional[int] = typer.Option(None, "--first-look", help="With --until-significant: deals before the first look (default 1000, then doubling).", metavar="N"),
     alpha: float = typer.Option(0.05, "--alpha", help="Overall error rate of the test.", metavar="X"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
@@ -389,9 +392,15 @@ def compare(
     else:
         if seat:
             raise AnalyzerError("--seat is for variant studies; name the strategies to compare as arguments")
+        from analyzer.compare import FIRST_LOOK
+
+        if not until_significant and (each_pair or first_look is not None):
+            raise AnalyzerError(f"{'--each-pair' if each_pair else '--first-look'} goes with --until-significant "
+                                "(it sets when the sequential test looks)")
         result = api.compare(game, list(strategy or []), games=n_games, seed=seed, players=players,
                              rules=grid[0], workers=workers, until_significant=until_significant,
-                             alpha=alpha, progress=progress, first_look=first_look, each_pair=each_pair,
+                             alpha=alpha, progress=progress, first_look=FIRST_LOOK if first_look is None else first_look,
+                             each_pair=each_pair,
                              timeout=timeout)
         main_table = result.tables["pairs"]
     if csv:
@@ -548,6 +557,8 @@ def evaluate(
     sources = sum([bool(given), position_file is not None, record is not None])
     if sources > 1:
         raise AnalyzerError("give the position one way: flags, --position FILE.json, or --record FILE --at N")
+    if record is None and (at is not None or game_number != 0):
+        raise AnalyzerError(f"{'--at' if at is not None else '--game'} picks a decision of a record: give --record FILE")
     if position_file is not None:
         position = _read_position(position_file)
     elif given:
@@ -823,6 +834,10 @@ def solve(
     """
     from analyzer import api
 
+    from analyzer.errors import AnalyzerError
+
+    if record is None and (at is not None or game_number != 0):
+        raise AnalyzerError(f"{'--at' if at is not None else '--game'} picks a decision of a record: give --record FILE")
     position = _read_position(position_file) if position_file is not None else None
     _announce_compile(game, "solver.solve_moves")
     result = api.solve(game, position, record=record, game_index=game_number, at=at)

@@ -262,6 +262,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     if record is not None:
         position, played = _position_from_record(spec, record, game_index, at)
         keep = [*(keep or []), played]
+        _check_agrees_with_record(position, players, rules)
     if position is None:
         raise AnalyzerError("give a position: flags, --position FILE.json, or --record FILE --at N")
     if not isinstance(position, dict):
@@ -667,6 +668,17 @@ def int_list(value: Any, name: str) -> list[int]:
 def card_list(value: Any) -> list[str]:
     """``"AS KD"`` or ``["AS", "KD"]`` -> tokens (parsed and checked by the game's deck)."""
     return value.replace(",", " ").split() if isinstance(value, str) else [str(v) for v in value]
+
+
+def _check_agrees_with_record(position: dict[str, Any], players: int | None, rules: dict[str, Any] | None) -> None:
+    """A record's position is played under the record's players and rules: ``--players`` or a
+    ``--rule`` that says otherwise is refused (it failed later, in words about something else)."""
+    if players is not None and players != position.get("players", players):
+        raise AnalyzerError(f"--players {players}: the record's game has {position['players']} players")
+    recorded = position.get("rules", {})
+    for name, value in (rules or {}).items():
+        if name in recorded and str(value).lower() != str(recorded[name]).lower():
+            raise AnalyzerError(f"--rule {name}={value}: the record's game was played with {name}={recorded[name]}")
 
 
 def _position_from_record(spec, path: str, index: int, at: int | None) -> tuple[dict[str, Any], str | None]:

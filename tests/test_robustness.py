@@ -144,6 +144,40 @@ def test_bad_input_is_one_line_exit_2_and_leaves_nothing(args, work):
     assert after == before, set(after) ^ set(before)
 
 
+#: options that mean nothing without another, or contradict the record they go with: refused in
+#: words (they were ignored, or failed later in words about something else)
+MISPLACED = [
+    (("play", "ninety-nine", "--quiet"), "--quiet leaves nothing to show: give --record FILE to write the records"),
+    (("compare", "hearts2", "heuristic", "random", "--each-pair"),
+     "--each-pair goes with --until-significant (it sets when the sequential test looks)"),
+    (("compare", "hearts2", "heuristic", "random", "--first-look", "10"),
+     "--first-look goes with --until-significant (it sets when the sequential test looks)"),
+    (("evaluate", "ninety-nine", "--hand", "2C 3C 4C", "--at", "2"),
+     "--at picks a decision of a record: give --record FILE"),
+    (("evaluate", "ninety-nine", "--record", "RECORD"),
+     "a record's position needs --at N, the decision (from 1 to DECISIONS)"),
+    (("evaluate", "ninety-nine", "--record", "RECORD", "--at", "2", "--players", "5"),
+     "--players 5: the record's game has 3 players"),
+    (("evaluate", "ninety-nine", "--record", "RECORD", "--at", "2", "--rule", "chips=3"),
+     "--rule chips=3: the record's game was played with chips=5"),
+    (("play", "hearts2", "--index", str(2**62)), f"--index must be from 0 to {2**62 - 1:,} (2**62 - 1), not {2**62:,}"),
+    (("play", "hearts2", "--index", str(2**62 - 1), "--games", "3"),
+     "--games must be from 1 to 1 (the last game's index stays below 2**62), not 3"),
+]
+
+
+@pytest.mark.parametrize("args,message", MISPLACED, ids=[" ".join(a)[:50] for a, _ in MISPLACED])
+def test_misplaced_options_are_refused_in_words(args, message, cli, tmp_path):
+    from analyzer import api, records
+
+    record = tmp_path / "nn.jsonl"
+    played = api.play("ninety-nine", seed=7)
+    record.write_text(records.to_jsonl(played))
+    decisions = str(sum(e["ev"] == "decide" for e in played[0]))
+    code, out, err = cli(*[str(record) if a == "RECORD" else a for a in args])
+    assert code == 2 and out == "" and err == f"error: {message.replace('DECISIONS', decisions)}\n"
+
+
 def test_plot_failure_does_not_damage_an_existing_output(work, tmp_path):
     out = tmp_path / "rows.csv"
     out.write_text("precious\n")

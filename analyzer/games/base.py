@@ -290,6 +290,8 @@ def decision_index(events: list[dict[str, Any]], at: Any) -> int:
     ``evaluate --at`` and ``solve --at`` count) stands in ``events``; a one-line error for a
     number that is not one of the game's decisions."""
     decisions = [i for i, ev in enumerate(events) if ev.get("ev") == "decide"]
+    if at is None:
+        raise AnalyzerError(f"a record's position needs --at N, the decision (from 1 to {len(decisions)})")
     if isinstance(at, bool) or not isinstance(at, int) or not 1 <= at <= len(decisions):
         raise AnalyzerError(f"--at must be a decision number from 1 to {len(decisions)}, not {at!r}")
     return decisions[at - 1]
