@@ -44,8 +44,8 @@ def _flag_shows_no_type(display_type_rich):
 if hasattr(typer.core.TyperOption, "display_type_rich"):
     typer.core.TyperOption.display_type_rich = _flag_shows_no_type(typer.core.TyperOption.display_type_rich)
 
-SEAT_HELP = ("K=STRATEGY for seat K (repeatable): a built-in name, or path/to/file.py:function[:key=value]. "
-             "Seats not named play heuristic.")
+SEAT_HELP = ("K=STRATEGY for seat K (repeatable): a built-in name, or a user strategy file.py:function "
+             "(with parameters: file.py:function:k=3). Seats not named play heuristic.")
 RULE_HELP = "NAME=VALUE rule option (repeatable), e.g. out_at_zero_chips=true. See `analyzer games`."
 TIMEOUT_HELP = "Stop with an error when a chunk of games takes longer than T seconds (a strategy stuck in a loop)."
 
@@ -234,8 +234,9 @@ def simulate(
 
     ```
     analyzer simulate ninety-nine --games 1000000 --seed 1 --seat 0=random
-    analyzer simulate ninety-nine --players 5 --rule out_at_zero_chips=true --json
-    analyzer simulate ninety-nine --seat 1=examples/my_strategy.py:cautious --out games.parquet
+    analyzer simulate ninety-nine -p 5 --rule out_at_zero_chips=true --json
+    analyzer simulate ninety-nine --seat 1=examples/my_strategy.py:cautious
+    analyzer simulate hearts2 --games 100000 --out games.parquet
     ```
     """
     from analyzer import api
@@ -362,10 +363,12 @@ def compare(
 
     ```
     analyzer compare hearts2 heuristic random --games 1000000
-    analyzer compare ninety-nine heuristic random --until-significant --games 10000000
+    analyzer compare ninety-nine heuristic random --until-significant
     analyzer compare ninety-nine random heuristic random --plot round-robin.png
-    analyzer compare hearts2 heuristic random mc:k=4 --until-significant --each-pair --first-look 100 --games 1600
-    analyzer compare ninety-nine --rule out_at_zero_chips=false --rule out_at_zero_chips=true
+    analyzer compare hearts2 heuristic random mc:k=4 --until-significant \\
+      --each-pair --first-look 100 --games 1600
+    analyzer compare ninety-nine --rule out_at_zero_chips=false \\
+      --rule out_at_zero_chips=true
     ```
     """
     from analyzer import api
@@ -445,7 +448,8 @@ def batch(
     ```
     analyzer batch examples/jobs/study.toml --out results/
     analyzer batch examples/jobs/study.toml --out results/ --local-cluster 2
-    analyzer batch examples/jobs/study.toml --out results/ --scheduler tcp://127.0.0.1:8786
+    analyzer batch examples/jobs/study.toml --out results/ \\
+      --scheduler tcp://127.0.0.1:8786
     ```
     """
     from analyzer import api
@@ -701,7 +705,8 @@ def report(
     ```
     analyzer report ninety-nine --out reports/ninety-nine
     analyzer report hearts2 --out /tmp/h --quick
-    analyzer report hearts2 --out /tmp/h2 --quick --strategies examples/hearts2.py:ducker
+    analyzer report hearts2 --out /tmp/h2 --quick \\
+      --strategies examples/hearts2.py:ducker
     ```
     """
     from analyzer import api
@@ -740,7 +745,8 @@ def review(
     ```
     analyzer play hearts2 --seed 7 --seat 0=random --record h.jsonl --quiet
     analyzer review hearts2 --record h.jsonl --samples 500
-    analyzer review hearts2 --record h.jsonl --seat 0 --total-time 60 --html review.html
+    analyzer review hearts2 --record h.jsonl --seat 0 --total-time 60 \\
+      --html review.html
     ```
     """
     from analyzer import api

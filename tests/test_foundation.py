@@ -235,6 +235,26 @@ def test_help_lists_commands(cli):
     assert code == 0 and "<bool>" not in out and "--no-infer" in out
 
 
+COMMANDS = ["games", "strategies", "simulate", "play", "compare", "batch", "evaluate", "report", "review", "solve",
+            "cache"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_fits_80_columns_and_its_examples_paste_whole(command, cli, monkeypatch):
+    # an example wider than the panel wrapped onto a second line: pasted, two broken commands;
+    # an option's help with a word wider than its column was cut with an ellipsis
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = cli(command, "--help")
+    assert code == 0 and "…" not in out
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 80
+    lines = [line.rstrip() for line in out.splitlines()]
+    examples = [line.strip() for line in lines[lines.index(" Examples:") + 1:] if line.startswith("  ")] \
+        if " Examples:" in lines else []
+    assert examples or command in ("games", "strategies", "cache", "play")
+    for before, line in zip([""] + examples, examples):  # a line starts a command, or the one before goes on
+        assert line.startswith(("analyzer ", "ANALYZER_")) or before.endswith(" \\"), (before, line)
+
+
 def test_games_and_strategies(cli):
     code, out, _ = cli("games")
     assert code == 0 and "ninety-nine" in out and "out_at_zero_chips" in out
