@@ -37,7 +37,8 @@ def check_writable(path: str | Path, suffixes: tuple[str, ...] | None = None) ->
         raise AnalyzerError(f"cannot write {target}: the name must end in {' or '.join(suffixes)}")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise AnalyzerError(f"cannot write {target}: folder {folder} does not exist")
+        what = "is a file" if folder.exists() else "does not exist"
+        raise AnalyzerError(f"cannot write {target}: folder {folder} {what}")
     if target.is_dir():
         raise AnalyzerError(f"cannot write {target}: it is a folder")
     if not os.access(folder, os.W_OK | os.X_OK):

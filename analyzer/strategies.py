@@ -431,8 +431,8 @@ def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
         return SeatStrategy(label=text, function=user_strategy(text), path=text)
     name, _, arg_text = text.partition(":")
     if name.endswith(".py") and name not in spec.strategies:
-        raise AnalyzerError(f"user strategy {text}: name its function, as {name}:function "
-                            f"(an @njit function of {name})")
+        raise AnalyzerError(f"user strategy {text}: write it {name}:function, an @njit function of {name}, "
+                            f"its parameters after one more colon, separated by commas ({name}:function:k=1,j=2)")
     if name not in spec.strategies:
         raise AnalyzerError(
             f"unknown strategy {name!r} for {spec.name} (strategies: {', '.join(spec.strategies)};"
