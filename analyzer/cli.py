@@ -137,7 +137,37 @@ def _options(
         typer.echo(ctx.get_help())
         raise typer.Exit(2)
     _WIDE[0] = wide
+    _refuse_repeated_options(ctx)
     _check_cache_folder()
+
+
+def _refuse_repeated_options(ctx: typer.Context) -> None:
+    """An option of one value given twice (``--out a.csv --out b.csv``, ``-n 5 --games 9``):
+    click keeps the last one silently; refused in one line, as a seat or a rule given twice
+    is. Read from ``sys.argv`` (click has handed the command's arguments on by now)."""
+    from analyzer.errors import AnalyzerError
+
+    command = ctx.command.get_command(ctx, ctx.invoked_subcommand)
+    argv = sys.argv[1:]
+    if command is None or ctx.invoked_subcommand not in argv:
+        return
+    single = {}
+    for param in command.params:
+        if param.param_type_name == "option" and not param.multiple and not param.is_flag and not param.count:
+            for name in param.opts:
+                single[name] = param
+    seen: dict[int, str] = {}
+    for token in argv[argv.index(ctx.invoked_subcommand) + 1:]:
+        if token == "--":
+            break
+        name = token.split("=", 1)[0] if token.startswith("--") else token
+        param = single.get(name)
+        if param is None:
+            continue
+        if id(param) in seen:
+            first = seen[id(param)]
+            raise AnalyzerError(f"{name} is given twice" if first == name else f"{first} and {name} are the same option, given twice")
+        seen[id(param)] = name
 
 
 def _check_cache_folder() -> None:

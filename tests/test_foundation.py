@@ -304,6 +304,9 @@ def test_user_strategy_plays(cli):
     (["simulate", "ninety-nine", "--seat", "0=mine.py:f:k=1:j=2"], "separated by commas (mine.py:function:k=1,j=2)"),
     (["simulate", "hearts2", "--out", f"{__file__}/x.csv"], f"cannot write {__file__}/x.csv: folder {__file__} is a file"),
     (["simulate", "ninety-nine", "--seat", "7=random"], "seat 7 does not exist"),
+    # an option of one value given twice: click kept the last one silently
+    (["simulate", "hearts2", "--out", "a.csv", "--out", "b.csv"], "--out is given twice"),
+    (["simulate", "hearts2", "-n", "5", "--games=9"], "-n and --games are the same option, given twice"),
     (["simulate", "ninety-nine", "--seat", "random"], "--seat takes SEAT=STRATEGY"),
     (["simulate", "ninety-nine", "--seat", "0=random", "--seat", "0=heuristic"], "seat 0 is given two"),
     (["simulate", "ninety-nine", "--rule", "jokers=2"], "unknown rule option 'jokers'"),
