@@ -181,6 +181,7 @@ class Tournament:
     """
 
     def __init__(self, game: str, strategies: list[str], players: int | None, rules: dict[str, Any] | None) -> None:
+        strategies = [str(name).strip() for name in strategies]  # "heuristic " is heuristic, labels too
         if len(strategies) < 2:
             raise AnalyzerError("compare needs at least two strategies")
         self.base = api.setup(game, players, None, rules)

@@ -209,3 +209,10 @@ def test_pairing_lowers_the_variance_on_duplicate_deals():
                          rules={"target": 5})
     row = result.tables["pairs"].iloc[0]
     assert row["difference_se"] < 0.8 * row["difference_se_unpaired"], row
+
+
+def test_a_strategy_name_with_spaces_around_is_the_strategy():
+    spaced = cmp.compare("hearts2", ["heuristic ", " random"], games=20, seed=2, workers=1)
+    plain = cmp.compare("hearts2", ["heuristic", "random"], games=20, seed=2, workers=1)
+    assert spaced.strategies == ["heuristic", "random"]
+    pd.testing.assert_frame_equal(spaced.tables["pairs"], plain.tables["pairs"])
