@@ -170,6 +170,15 @@ def _refuse_repeated_options(ctx: typer.Context) -> None:
         seen[id(param)] = name
 
 
+def _refuse_at_without_record(record: str | None, at: int | None, game_number: int) -> None:
+    """``--at`` and ``--game`` pick a decision of ``--record``: without one they are refused
+    (evaluate and solve ignored them)."""
+    from analyzer.errors import AnalyzerError
+
+    if record is None and (at is not None or game_number != 0):
+        raise AnalyzerError(f"{'--at' if at is not None else '--game'} picks a decision of a record: give --record FILE")
+
+
 def _check_cache_folder() -> None:
     """Refuse, in one line, a cache folder (ANALYZER_CACHE_DIR) that cannot be one: a file,
     inside a file, or where nothing can be written (numba's traceback came later, at the first
@@ -295,15 +304,12 @@ def simulate(
             f"interrupted: summary of the {summary.games:,} games finished (of {n_games:,}){written}"))
 
 
-def _count(n: int, thing: str) -> str:
-    """``n`` things in words: "1 game", "20,000 games"."""
-    return f"{n:,} {thing}{'' if n == 1 else 's'}"
-
-
 def _print_summary(summary) -> None:
     rules = ", ".join(f"{k}={v}" for k, v in summary.rules.items())
     rate = summary.hands / summary.elapsed if summary.elapsed > 0 else float("nan")
-    _say(f"{summary.game}: {_count(summary.games, 'game')}, {_count(summary.hands, 'hand')}, seed {summary.seed}, "
+    from analyzer.terminal import count
+
+    _say(f"{summary.game}: {count(summary.games, 'game')}, {count(summary.hands, 'hand')}, seed {summary.seed}, "
          f"{summary.elapsed:.2f} s ({rate:,.0f} hands/s)\nrules: {rules}")
     for name, table in summary.tables.items():
         _print_frame(table, name)
@@ -591,8 +597,7 @@ def evaluate(
     sources = sum([bool(given), position_file is not None, record is not None])
     if sources > 1:
         raise AnalyzerError("give the position one way: flags, --position FILE.json, or --record FILE --at N")
-    if record is None and (at is not None or game_number != 0):
-        raise AnalyzerError(f"{'--at' if at is not None else '--game'} picks a decision of a record: give --record FILE")
+    _refuse_at_without_record(record, at, game_number)
     if position_file is not None:
         position = _read_position(position_file)
     elif given:
@@ -870,10 +875,7 @@ def solve(
     """
     from analyzer import api
 
-    from analyzer.errors import AnalyzerError
-
-    if record is None and (at is not None or game_number != 0):
-        raise AnalyzerError(f"{'--at' if at is not None else '--game'} picks a decision of a record: give --record FILE")
+    _refuse_at_without_record(record, at, game_number)
     position = _read_position(position_file) if position_file is not None else None
     _announce_compile(game, "solver.solve_moves")
     result = api.solve(game, position, record=record, game_index=game_number, at=at)

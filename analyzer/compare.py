@@ -45,6 +45,7 @@ from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
 from analyzer.stats import (EXACT_VALUES, Z95, Moments, mean_interval, normal_p_value, proportion_interval,
                             sign_flip_p_value, wilson)
+from analyzer.terminal import count
 
 FIRST_LOOK = 1000
 
@@ -153,8 +154,7 @@ class Comparison(Result):
             else:
                 text = (f"{x} and {y} are not told apart: {x} takes {share:.3f} of the wins "
                         f"{ends(row['win_rate_lo'], row['win_rate_hi'])}, {sure}")
-            deals = row["deals"]
-            lines.append(text + f" ({deals:,} deal{'s' if deals != 1 else ''}).")
+            lines.append(text + f" ({count(row['deals'], 'deal')}).")
         direction = "fewer is better" if spec.lower_score_wins else "more is better"
         lines.append(f"score_margin: the strategy's final score minus the opponent's, per game ({direction} in "
                      f"{spec.name}).")

@@ -463,8 +463,9 @@ class _Plan:
     def method(self) -> str:
         if self.worlds is None:
             return "sampled"
-        n = len(self.worlds.weights)
-        return f"exact over {n:,} world{'s' if n != 1 else ''}"
+        from analyzer.terminal import count
+
+        return f"exact over {count(len(self.worlds.weights), 'world')}"
 
 
 def _ranking_col(stats: OptionStats, active: list[int]) -> int:

@@ -33,6 +33,11 @@ def _decimals(half: float) -> int:
     return max(0, min(6, 1 - int(math.floor(math.log10(half)))))
 
 
+def count(n: int, thing: str) -> str:
+    """``n`` things in words: "1 game", "20,000 games"."""
+    return f"{n:,} {thing}{'' if n == 1 else 's'}"
+
+
 def number(value: Any, decimals: int | None = None) -> str:
     if value is None or (isinstance(value, float) and value != value):
         return "-"

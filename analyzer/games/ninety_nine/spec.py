@@ -216,10 +216,12 @@ class NinetyNineSpec(GameSpec):
             raise AnalyzerError(f"a ninety-nine hand holds exactly 3 cards, not {0 if hand is None else len(hand)}")
         pile = deck.parse(position.get("pile", []), "pile")
         deck.check(hand + pile, "hand and pile together")
-        # with a history and no total, the total it leaves (kernel.load_history)
-        total = _int(position.get("total", TOTAL_FROM_HISTORY if "history" in position else 0), "total")
-        if not 0 <= total <= 99 and not (total == TOTAL_FROM_HISTORY and "total" not in position):
-            raise AnalyzerError(f"the pile total is between 0 and 99, not {total}")
+        if "total" in position or "history" not in position:
+            total = _int(position.get("total", 0), "total")
+            if not 0 <= total <= 99:
+                raise AnalyzerError(f"the pile total is between 0 and 99, not {total}")
+        else:  # the total the history leaves (kernel.load_history)
+            total = TOTAL_FROM_HISTORY
         direction = _int(position.get("direction", 1), "direction")
         if direction not in (1, -1):
             raise AnalyzerError("direction is 1 (clockwise) or -1")
