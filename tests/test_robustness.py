@@ -341,6 +341,24 @@ def test_the_commands_watched_are_those_that_name_a_user_strategy(tmp_path):
     assert user_strategies_named(["batch", "--workers", "2", str(named), "--out", "o"]) == ["mine.py:cautious"]
 
 
+def test_user_strategies_are_found_as_the_plain_pattern_finds_them():
+    """The finder matches each stretch between ``= , ' " newline`` on its own (a search of
+    the whole text was quadratic: a 90,000-character --hand took 14 s to refuse); on short
+    texts, where the quadratic search is cheap, it finds what that search finds."""
+    import random
+    import re
+
+    from analyzer.supervise import user_strategies_named
+
+    plain = re.compile(r"[^=,'\"\n]+\.py:[A-Za-z_]\w*")
+    pieces = [".py:", "a", "b_1", " ", "=", ",", "'", '"', "\n", "/", ".", ":", "py", "9", "x.py:f"]
+    draw = random.Random(5)
+    for _ in range(20_000):
+        texts = ["".join(draw.choice(pieces) for _ in range(draw.randint(0, 12))) for _ in range(draw.randint(1, 3))]
+        expected = list(dict.fromkeys(m.strip() for text in texts for m in plain.findall(text)))
+        assert user_strategies_named(texts) == expected, texts
+
+
 def test_where_the_system_cannot_watch_the_command_runs_unwatched(monkeypatch):
     """No fork and no child on a system without ``sigwaitinfo`` (macOS): None, run here."""
     import signal
