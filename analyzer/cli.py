@@ -453,7 +453,9 @@ def compare(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        typer.echo(f"{result.game}: {result.games:,} deals, seed {result.seed}, {result.elapsed:.2f} s")
+        from analyzer.terminal import count
+
+        typer.echo(f"{result.game}: {count(result.games, 'deal')}, seed {result.seed}, {result.elapsed:.2f} s")
         if getattr(result, "stopped_early", False):
             typer.echo(f"stopped early: every difference decided at overall error rate {alpha}")
         for name, table in result.tables.items():
@@ -461,7 +463,9 @@ def compare(
         if hasattr(result, "verdict"):
             _say(result.verdict())
     if result.interrupted:
-        raise typer.Exit(_say_interrupted(f"interrupted after {result.games:,} deals"))
+        from analyzer.terminal import count
+
+        raise typer.Exit(_say_interrupted(f"interrupted after {count(result.games, 'deal')}"))
 
 
 @app.command()

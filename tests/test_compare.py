@@ -187,7 +187,11 @@ def test_cli_compare_outputs(cli, tmp_path):
     assert plot.read_bytes()[:4] == b"\x89PNG"
     code, out, err = cli("compare", "ninety-nine", "--rule", "chips=2", "--rule", "chips=4", "--games", "500",
                          "--plot", plot)
-    assert code == 0, err and "variants" in out
+    assert code == 0, err
+    assert out.splitlines()[:2] == [out.splitlines()[0], "variants"] and "chips=4" in out
+    code, out, err = cli("compare", "ninety-nine", "heuristic", "random", "--games", "1", "--seed", "3")
+    assert code == 0, err
+    assert out.startswith("ninety-nine: 1 deal, seed 3, ")  # it said "1 deals"
 
 
 @pytest.mark.parametrize("args,message", [
