@@ -28,21 +28,26 @@ def not_a_file(path: str | Path) -> str:
 
 
 def check_writable(path: str | Path, suffixes: tuple[str, ...] | None = None) -> Path:
-    """The target of an output file, checked before any work: a non-empty name, an existing
-    writable folder, not a folder itself, and (with ``suffixes``) the right kind of file."""
-    if not str(path).strip():
+    """The target of an output file, checked before any work: a non-empty name, not one
+    ending in a slash (Path drops it: ``x.csv/`` would write the file ``x.csv``), an existing
+    writable folder, not a folder itself, and (with ``suffixes``) the right kind of file.
+    The errors quote the name as given."""
+    given = str(path)
+    if not given.strip():
         raise AnalyzerError("an output file name is empty")
     target = Path(path)
+    if target.is_dir():
+        raise AnalyzerError(f"cannot write {given}: it is a folder")
+    if given.endswith(("/", os.sep)):
+        raise AnalyzerError(f"cannot write {given}: a name ending in / names a folder; give a file's name")
     if suffixes and target.suffix.lower() not in suffixes:
-        raise AnalyzerError(f"cannot write {target}: the name must end in {' or '.join(suffixes)}")
+        raise AnalyzerError(f"cannot write {given}: the name must end in {' or '.join(suffixes)}")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         what = "is a file" if folder.exists() else "does not exist"
-        raise AnalyzerError(f"cannot write {target}: folder {folder} {what}")
-    if target.is_dir():
-        raise AnalyzerError(f"cannot write {target}: it is a folder")
+        raise AnalyzerError(f"cannot write {given}: folder {folder} {what}")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise AnalyzerError(f"cannot write {target}: folder {folder} is not writable")
+        raise AnalyzerError(f"cannot write {given}: folder {folder} is not writable")
     return target
 
 
@@ -85,7 +90,7 @@ class RowWriter:
         self.path = Path(path)
         suffix = self.path.suffix.lower()
         if suffix not in (".parquet", ".csv"):
-            raise AnalyzerError(f"--out must end in .parquet or .csv, not {self.path.name!r}")
+            raise AnalyzerError(f"--out must end in .parquet or .csv, not {str(path)!r}")
         self.kind = suffix[1:]
         self._ctx = atomic_path(self.path)
         self.tmp = self._ctx.__enter__()

@@ -510,3 +510,18 @@ def test_every_assert_of_the_suite_can_fail():
             if isinstance(node, ast.Attribute) and node.attr in {"skip", "skipif", "xfail", "importorskip"}:
                 found.append(f"{path.name}:{node.lineno} ({node.attr})")
     assert not found, found
+
+
+def test_an_output_name_is_checked_and_quoted_as_given(tmp_path, monkeypatch):
+    from analyzer.errors import AnalyzerError
+    from analyzer.io import check_writable
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    for given, why in [("d/", "it is a folder"), ("d", "it is a folder"),
+                       ("x.csv/", "a name ending in / names a folder; give a file's name"),
+                       ("x.txt", "the name must end in .csv"), ("no/x.csv", "folder no does not exist")]:
+        with pytest.raises(AnalyzerError) as caught:
+            check_writable(given, (".csv",))
+        assert str(caught.value) == f"cannot write {given}: {why}"
+    assert check_writable("x.csv", (".csv",)) == Path("x.csv") and not list(tmp_path.glob("x*"))

@@ -103,6 +103,8 @@ BAD = [
     ("simulate", "hearts2", "--games", "10", "--out", "ok.toml/x.csv"),
     ("simulate", "hearts2", "--games", "10", "--plot", "p.txt"),
     ("simulate", "hearts2", "--games", "10", "--out", "nowhere/x.csv"),
+    ("simulate", "hearts2", "--games", "10", "--out", "x.csv/"),  # wrote the file x.csv
+    ("play", "hearts2", "--record", "g.jsonl/"),
     ("play", "hearts2", "--record", "nowhere/g.jsonl"),
     ("batch", "ok.toml", "--out", "/proc/results"),
     ("report", "hearts2", "--out", "/proc/report", "--quick"),
