@@ -91,6 +91,7 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None, what: 
         except BaseException as exc:  # noqa: BLE001 - handed over to the caller
             box["error"] = exc
         finally:
+            box["played"] = _played_for(started)
             done.set()
 
     while BEFORE_KERNEL:  # e.g. the CLI's "compiling ..." notice, once the input has been checked
@@ -98,10 +99,15 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None, what: 
     helper = _kernel_thread()
     started = time.perf_counter()
     helper.jobs.put(job)
+    too_long = f"{what} took longer than --timeout {timeout or 0:g} s: a strategy may be stuck in a loop"
     try:
         while not done.wait(0.05):
             if timeout is not None and _played_for(started) > timeout:
-                raise StrategyError(f"{what} took longer than --timeout {timeout:g} s: a strategy may be stuck in a loop")
+                raise StrategyError(too_long)
+        # a call that ended between two looks is held to the same limit (a --timeout under
+        # the 0.05 s between looks was never enforced)
+        if timeout is not None and box["played"] > timeout and "error" not in box:
+            raise StrategyError(too_long)
     finally:
         if not done.is_set():  # interrupted or timed out: the call runs on, on its own
             helper.abandoned = True

@@ -138,3 +138,8 @@ def test_a_timeout_does_not_count_the_compiling():
     assert time.perf_counter() - started > 4 * timeout  # the compile alone outlasted the timeout
     with pytest.raises(StrategyError, match="--timeout"):
         runner.call_interruptibly(time.sleep, 4 * timeout, timeout=timeout)
+    # a call that ends between two of the caller's looks (every 0.05 s) is held to it too:
+    # a --timeout shorter than that was never enforced
+    with pytest.raises(StrategyError, match="--timeout 0.005 s"):
+        runner.call_interruptibly(time.sleep, 0.03, timeout=0.005)
+    assert runner.call_interruptibly(time.sleep, 0.001, timeout=5.0) is None
