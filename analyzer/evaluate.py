@@ -172,7 +172,11 @@ class EvaluationResult(Result):
             if by_win:
                 gap = -second["diff_to_best"]
                 how = f"{gap:.1%} worse" if gap >= 0.0005 else "level with it"
-                line += f"; {second['option']} is {how} (±{Z95 * second['diff_se']:.1%})"
+                half = Z95 * second["diff_se"]
+                # P(best) is one-sided, the interval two-sided: a best "Play" can stand beside
+                # a difference whose interval reaches level, and the reader is told so
+                maybe = ": it may be as good" if gap >= 0.0005 and gap - half <= 0 else ""
+                line += f"; {second['option']} is {how} (±{half:.1%}{maybe})"
             else:
                 line += f"; next {second['option']}: {value(second)}"
             if len(kept) > 1:
