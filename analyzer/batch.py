@@ -312,6 +312,10 @@ def _validate_review(index: int, entry: dict[str, Any], label: str, fail) -> Run
     if not isinstance(seats, list) or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
                                               for s in seats):
         raise fail("seats", "a review run takes a list of seat numbers, like [0, 2] (default: every seat)")
+    for file, game_index, players in targets[:games]:  # checked here, not when the game is played
+        if isinstance(players, int) and seats and max(seats) >= players:
+            raise fail("seats", f"seat {max(seats)} does not exist in game {game_index} of {file} "
+                                f"({players} players: seats 0 to {players - 1})")
     rollout = entry.get("rollout", "heuristic")
     if not isinstance(rollout, str):
         raise fail("rollout", f"must be a strategy name like \"heuristic\", not {rollout!r}")
@@ -327,13 +331,13 @@ def _validate_review(index: int, entry: dict[str, Any], label: str, fail) -> Run
     # the keys every kind shares (name, seed, chunk: games per chunk, default 1) checked as for a simulate run
     shared = {k: v for k, v in entry.items() if k not in REVIEW_KEYS | {"seats"}}
     run = _validate(index, shared | {"kind": "simulate", "games": games, "chunk": entry.get("chunk", 1)})
-    return replace(run, kind="review", players=None, rules={}, targets=targets[:games],
+    return replace(run, kind="review", players=None, rules={}, targets=[t[:2] for t in targets[:games]],
                    review_seats=sorted(set(seats)), rollout=rollout, samples=samples)
 
 
-def _recorded_games(given: Any, game: str, fail) -> list[tuple[str, int]]:
-    """(file, index) of every recorded game in ``given`` (file, folder or list), in order;
-    a record of another game is refused."""
+def _recorded_games(given: Any, game: str, fail) -> list[tuple[str, int, Any]]:
+    """(file, index, players as its header says) of every recorded game in ``given`` (file,
+    folder or list), in order; a record of another game is refused."""
     items = given if isinstance(given, list) else [given]
     if not items or not all(isinstance(item, str) and item for item in items):
         raise fail("records", f"must be a path or a list of paths, not {given!r}"[:200])
@@ -349,18 +353,18 @@ def _recorded_games(given: Any, game: str, fail) -> list[tuple[str, int]]:
             files.append(path)
         else:
             raise fail("records", f"{item} not found")
-    targets: list[tuple[str, int]] = []
+    targets: list[tuple[str, int, Any]] = []
     for file in dict.fromkeys(p.resolve() for p in files):
         heads = _game_heads(file, fail)
-        for index, name in enumerate(heads):
+        for index, (name, players) in enumerate(heads):
             if name != game:
                 raise fail("records", f"game {index} of {file} is {name!r}, not {game}")
-            targets.append((str(file), index))
+            targets.append((str(file), index, players))
     return targets
 
 
-def _game_heads(file: Path, fail) -> list[Any]:
-    """The ``game`` of each recorded game's header in ``file``."""
+def _game_heads(file: Path, fail) -> list[tuple[Any, Any]]:
+    """The ``game`` and ``players`` of each recorded game's header in ``file``."""
     heads = []
     try:
         text = file.read_text(encoding="utf-8")
@@ -374,7 +378,7 @@ def _game_heads(file: Path, fail) -> list[Any]:
         except (json.JSONDecodeError, RecursionError):
             raise fail("records", f"{file}, line {n}: not valid JSON") from None
         if isinstance(event, dict) and event.get("ev") == "game":
-            heads.append(event.get("game"))
+            heads.append((event.get("game"), event.get("players")))
     if not heads:
         raise fail("records", f"{file} holds no recorded game")
     return heads

@@ -131,6 +131,12 @@ def test_seats_of_a_review_run_are_a_list_and_review_keys_belong_to_review_runs(
     job.write_text(f'[[run]]\nkind = "review"\ngame = "hearts2"\nrecords = "{GOLDEN}"\nseats = {{ 0 = "random" }}\n')
     with pytest.raises(AnalyzerError, match="a review run takes a list of seat numbers"):
         batch.load_job(job)
+    # a seat the records' games do not have: refused as the job loads (it failed as it played)
+    job.write_text(f'[[run]]\nkind = "review"\ngame = "hearts2"\nrecords = "{GOLDEN}"\nseats = [0, 5]\n')
+    with pytest.raises(AnalyzerError) as info:
+        batch.load_job(job)
+    assert str(info.value) == (f"run 1, key 'seats': seat 5 does not exist in game 0 of {GOLDEN.resolve()} "
+                               "(2 players: seats 0 to 1)")
     job.write_text('[[run]]\nkind = "simulate"\ngame = "hearts2"\ngames = 10\nsamples = 5\n')
     with pytest.raises(AnalyzerError, match="key 'samples': only a review run takes it"):
         batch.load_job(job)
