@@ -30,17 +30,24 @@ def not_a_file(path: str | Path) -> str:
 def check_writable(path: str | Path, suffixes: tuple[str, ...] | None = None) -> Path:
     """The target of an output file, checked before any work: a non-empty name, not one
     ending in a slash (Path drops it: ``x.csv/`` would write the file ``x.csv``), an existing
-    writable folder, not a folder itself, and (with ``suffixes``) the right kind of file.
-    The errors quote the name as given."""
+    writable folder, not a folder itself nor a device or a pipe, and (with ``suffixes``) the
+    right kind of file. A symbolic link is followed: the target is the file it names. The
+    errors quote the name as given."""
     given = str(path)
     if not given.strip():
         raise AnalyzerError("an output file name is empty")
     target = Path(path)
+    if target.exists() and not target.is_file() and not target.is_dir():
+        # a device or a pipe (/dev/full, /dev/stdout; links followed): the atomic replace
+        # would put a file in its place, so it is refused
+        raise AnalyzerError(f"cannot write {given}: it is not a regular file (a device or a pipe)")
+    if target.is_symlink():  # written through: the file it points to is replaced, not the link
+        target = Path(os.path.realpath(target))
     if target.is_dir():
         raise AnalyzerError(f"cannot write {given}: it is a folder")
     if given.endswith(("/", os.sep)):
         raise AnalyzerError(f"cannot write {given}: a name ending in / names a folder; give a file's name")
-    if suffixes and target.suffix.lower() not in suffixes:
+    if suffixes and Path(path).suffix.lower() not in suffixes:
         raise AnalyzerError(f"cannot write {given}: the name must end in {' or '.join(suffixes)}")
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():

@@ -525,3 +525,27 @@ def test_an_output_name_is_checked_and_quoted_as_given(tmp_path, monkeypatch):
             check_writable(given, (".csv",))
         assert str(caught.value) == f"cannot write {given}: {why}"
     assert check_writable("x.csv", (".csv",)) == Path("x.csv") and not list(tmp_path.glob("x*"))
+
+
+def test_an_output_through_a_link_replaces_the_file_it_names_and_a_device_is_refused(tmp_path, monkeypatch):
+    """The atomic replace of an output put a new file in the place of a symbolic link (and,
+    run as root, of /dev/full itself), exit 0: a link is written through, a device or a
+    pipe refused."""
+    import os
+
+    from analyzer.errors import AnalyzerError
+    from analyzer.io import write_text
+
+    monkeypatch.chdir(tmp_path)
+    Path("target.txt").write_text("old")
+    os.symlink("target.txt", "link.txt")
+    write_text("link.txt", "new")
+    assert os.path.islink("link.txt") and Path("target.txt").read_text() == "new"
+    # a pipe stands for a device here: a test that failed must not replace /dev/null
+    os.mkfifo("pipe.csv")
+    os.symlink("pipe.csv", "pipe-link.csv")
+    for given in ("pipe.csv", "pipe-link.csv"):
+        with pytest.raises(AnalyzerError, match=f"cannot write {given}: it is not a regular file"):
+            write_text(given, "x")
+    assert Path("pipe.csv").is_fifo() and os.path.islink("pipe-link.csv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "pipe-link.csv", "pipe.csv", "target.txt"]
