@@ -823,6 +823,11 @@ def review(
         _print_frame(_seats_in_points(result.tables["seats"]), "seats (losses in points of win probability)")
         for line in result.verdict().splitlines():
             _say(line)
+        if result.unreviewed:
+            done = len(result.tables["decisions"])
+            _say(f"--total-time {total_seconds:g} s was up after {done} of {done + result.unreviewed} decisions: the "
+                 f"last {result.unreviewed} were not reviewed (each decision reviewed plays at least one round of "
+                 f"samples).")
     if result.interrupted:
         raise typer.Exit(_say_interrupted(f"interrupted after {len(result.tables['decisions'])} decision(s)"))
 

@@ -73,13 +73,15 @@ class ReviewResult(Result):
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     replay: list[str] = field(default_factory=list)
     interrupted: bool = False
+    #: decisions left unreviewed when ``total_seconds`` was up (0: every one reviewed)
+    unreviewed: int = 0
     #: the reviewed game's record events (for the page; not in to_dict)
     events: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "record": self.record, "game_index": self.game_index, "seats": self.seats,
                 "rollout": self.rollout, "samples_per_decision": self.samples, "elapsed_s": round(self.elapsed, 3),
-                "interrupted": self.interrupted}
+                "interrupted": self.interrupted, "unreviewed": self.unreviewed}
 
     def costliest(self, k: int = 3) -> pd.DataFrame:
         t = self.tables["decisions"]
@@ -208,8 +210,11 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
     """Review the decisions of ``seats`` (default: all) in game ``game_index`` of ``record``.
 
     ``samples`` and ``seconds`` are each decision's budget, as in evaluate; ``total_seconds``
-    caps the whole review (each remaining decision gets an equal share of what is left).
-    ``on_decision(done, total)`` is called after each decision (progress)."""
+    caps the whole review: each remaining decision gets an equal share of what is left, and
+    once it is spent the decisions left are not reviewed (``unreviewed``; a decision
+    evaluated plays at least its first round of samples, whatever its share, so the review
+    ends within about one decision's round of the cap). ``on_decision(done, total)`` is
+    called after each decision (progress)."""
     from analyzer import api
     from analyzer import games as registry
     from analyzer.evaluate import _read_record
@@ -230,12 +235,16 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
                                "confidence": confidence, "infer": infer}
     if exact_limit is not None:
         options["exact_limit"] = exact_limit
-    started, rows, interrupted = time.perf_counter(), [], False
+    started, rows, interrupted, unreviewed = time.perf_counter(), [], False, 0
     try:
         for k, d in enumerate(todo):
             budget = seconds
             if total_seconds is not None:
-                share = max((total_seconds - (time.perf_counter() - started)) / (len(todo) - k), 0.01)
+                left = total_seconds - (time.perf_counter() - started)
+                if left <= 0 and rows:  # the first decision is reviewed whatever the time
+                    unreviewed = len(todo) - k
+                    break
+                share = max(left / (len(todo) - k), 0.01)
                 budget = share if budget is None else min(budget, share)
             result = None
             if len(d.legal) > 1:
@@ -252,7 +261,8 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
     replay = [f"{spec.title}: game {events[0].get('index')} of seed {events[0].get('seed')}"]
     replay += [spec.describe(ev) or "" for ev in events[1:]]
     return ReviewResult(spec.name, record, game_index, chosen, rollout, samples, time.perf_counter() - started,
-                        {"decisions": frame, "seats": _seat_totals(frame, chosen)}, replay, interrupted, events)
+                        {"decisions": frame, "seats": _seat_totals(frame, chosen)}, replay, interrupted,
+                        unreviewed, events)
 
 
 def to_html(result: ReviewResult) -> str:

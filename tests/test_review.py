@@ -117,6 +117,21 @@ def test_review_cli_table_json_csv_plot_html(record, tmp_path, cli):
     assert data["seats"][0]["seat"] == 1 and data["verdict"].startswith("Seat 1")
 
 
+def test_the_total_time_up_leaves_the_last_decisions_unreviewed_and_says_so(record, cli):
+    # each decision evaluated plays a whole first round, whatever its share of the time: a
+    # review went on to 5-10 times its --total-time; now it stops reviewing when time is up
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    total = len(decisions(events))
+    result = api.review("hearts2", str(record), samples=300, seed=4, total_seconds=1e-9)
+    assert len(result.tables["decisions"]) == 1 and result.unreviewed == total - 1
+    assert result.to_dict()["unreviewed"] == total - 1
+    code, out, err = cli("review", "hearts2", "--record", str(record), "--total-time", "1e-9")
+    assert code == 0, err
+    assert " ".join(out.split()).endswith(
+        f"--total-time 1e-09 s was up after 1 of {total} decisions: the last {total - 1} were not reviewed (each "
+        "decision reviewed plays at least one round of samples).")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--seat", "5"], "seat 5 does not exist"),
     (["--total-time", "0"], "--total-time must be a positive"),
