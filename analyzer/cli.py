@@ -865,7 +865,7 @@ class _DecisionBar:
 @app.command()
 def solve(
     game: str = typer.Argument(..., help="Game name (see `analyzer games`).", metavar="GAME"),
-    position_file: Optional[str] = typer.Option(None, "--position", help="A full-information position as JSON (every hand; format in docs/GAME.md).", metavar="FILE"),
+    position_file: Optional[str] = typer.Option(None, "--position", help="A full-information position as JSON (every hand; format in docs/solve.md).", metavar="FILE"),
     record: Optional[str] = typer.Option(None, "--record", help="Take the position from a record file (JSONL)...", metavar="FILE"),
     game_number: int = typer.Option(0, "--game", help="...game K of that file (0 = first)...", metavar="N"),
     at: Optional[int] = typer.Option(None, "--at", help="...at its decision N (1 = first), every card as recorded.", metavar="N"),
