@@ -733,6 +733,7 @@ def report(
     seed: int = typer.Option(2026, "--seed", "-s", help="Seed of every run in the report.", metavar="N"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     strategies: Optional[List[str]] = typer.Option(None, "--strategies", help="One more strategy for the tournament and the strength ladder: a built-in (mc:k=64) or path/to/file.py:function (repeat for several).", metavar="STRATEGY"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help=TIMEOUT_HELP + " Nothing is written then.", metavar="T"),
 ) -> None:
     """Build a strategy report: Markdown + figures + CSV tables, and one self-contained HTML.
 
@@ -753,7 +754,7 @@ def report(
     _announce_compile(game)
     path = api.report(game, out, quick=quick, seed=api.check_seed(seed), workers=workers,
                       progress=sys.stderr.isatty(), log=lambda line: typer.echo(line, err=True),
-                      strategies=strategies or [])
+                      strategies=strategies or [], timeout=timeout)
     shown = _short_path(path)
     _say(f"report written: {shown} (and {shown.with_suffix('.html')})")
 

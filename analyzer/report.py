@@ -362,8 +362,12 @@ class Report:
     """Collects the report's blocks, findings, tables and figures, and writes its files."""
 
     def __init__(self, game: str, out: Path, quick: bool, seed: int, workers: int | None,
-                 progress: bool = False, log: Callable[[str], None] | None = None) -> None:
+                 progress: bool = False, log: Callable[[str], None] | None = None,
+                 timeout: float | None = None) -> None:
         self.game, self.out, self.quick, self.seed, self.workers = game, out, quick, seed, workers
+        #: seconds a chunk of games (of a game, where one is played at a time) may take: a
+        #: given strategy stuck in a loop stops the report with an error
+        self.timeout = timeout
         #: progress bars for the long runs (a terminal), and a line per run as it starts and ends
         self.progress, self.log = progress, log
         self.sizes = QUICK if quick else FULL
@@ -431,6 +435,10 @@ class Report:
         if self.log is not None:
             self.log(_run_line(self.game, part, row))
         result = call()
+        if getattr(result, "interrupted", False):
+            # a run stopped by Ctrl-C or SIGTERM (compare and simulate return what they
+            # played): a report of it would be wrong, so none is written
+            raise KeyboardInterrupt
         row["seconds"] = f"{time.perf_counter() - started:.2f}"
         self.runs.append(row)
         if self.log is not None:
@@ -460,7 +468,8 @@ class Report:
         from analyzer import api
 
         return self.run(part, "api.simulate", lambda: api.simulate(
-            self.game, games=n, seed=self.seed, players=players, seats=seats, workers=self.workers),
+            self.game, games=n, seed=self.seed, players=players, seats=seats, workers=self.workers,
+            timeout=self.timeout),
             games=n, players=players or "", strategies=" ".join(seats) if seats else "heuristic (all)")
 
 
@@ -668,7 +677,8 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
     sequential = first_look is not None and first_look < deals
     result = r.run(name, "compare.compare", lambda: compare.compare(
         spec.name, strategies, games=deals, seed=r.seed, workers=r.workers, progress=r.progress,
-        until_significant=sequential, first_look=first_look or compare.FIRST_LOOK, each_pair=sequential),
+        until_significant=sequential, first_look=first_look or compare.FIRST_LOOK, each_pair=sequential,
+        timeout=r.timeout),
         strategies=" ".join(strategies), deals=deals)
     r.h(2, title)
     up_to = "up to " if sequential else ""
@@ -749,7 +759,7 @@ def _ladder_speed(r: Report, spec, ladder: list[str]) -> pd.DataFrame:
     from analyzer.speed import decision_speeds
 
     speeds = r.run("ladder_speed", "speed.decision_speeds",
-                   lambda: decision_speeds(spec.name, ladder, r.sizes.speed_games, seed=r.seed),
+                   lambda: decision_speeds(spec.name, ladder, r.sizes.speed_games, seed=r.seed, timeout=r.timeout),
                    strategies=" ".join(ladder), games=r.sizes.speed_games)
     frame = pd.DataFrame([{"strategy": x.strategy, "games": x.games, "decisions": x.decisions,
                            "ms_per_decision": x.ms_per_decision} for x in speeds])
@@ -803,10 +813,12 @@ def _convergence_section(r: Report, spec) -> pd.DataFrame:
                      "score_margin_hi": pair["score_margin_hi"]})
         return rows[-1]["half_width"] <= s.convergence_target
 
-    r.run("convergence", "compare.Tournament + runner.run_arms", lambda: run_arms(
+    _, _, interrupted = r.run("convergence", "compare.Tournament + runner.run_arms", lambda: run_arms(
         tour.arms, r.seed, s.convergence_max, on_chunk, workers=r.workers, label="report", boundaries=looks,
-        progress=r.progress),
+        progress=r.progress, timeout=r.timeout),
         strategies="heuristic random", deals=s.convergence_max)
+    if interrupted:  # as Report.run: no report of a run cut short
+        raise KeyboardInterrupt
     frame = pd.DataFrame(rows)
     final = frame.iloc[-1]
     r.h(2, "Convergence of the headline number")
@@ -836,7 +848,8 @@ def _headline_finding(conv: pd.DataFrame) -> str | None:
 
 def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 2026,
                  workers: int | None = None, progress: bool = False,
-                 log: Callable[[str], None] | None = None, strategies: Iterable[str] = ()) -> Path:
+                 log: Callable[[str], None] | None = None, strategies: Iterable[str] = (),
+                 timeout: float | None = None) -> Path:
     """Build the strategy report of ``game`` in folder ``out``; returns the Markdown file.
 
     Writes ``out/report.md``, ``out/report.html`` (self-contained: figures as data URIs),
@@ -847,12 +860,18 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
     Results depend on ``game``, ``quick``, ``seed`` and those strategies (a user file by its
     content) only, not on ``workers``. ``progress`` shows a bar during the long runs (for a
     terminal); ``log`` gets a line as each run starts and ends (the CLI writes them to stderr).
+    ``timeout``: seconds a chunk of games may take (a given strategy stuck in a loop stops the
+    report with StrategyError); Ctrl-C or SIGTERM stops it too. A report stopped either way
+    writes nothing (the folder it made is removed).
     """
     from analyzer import api
     from analyzer import games as registry
 
+    from analyzer.runner import check_timeout
+
     spec = registry.get(game)
     seed = api.check_seed(seed)
+    check_timeout(timeout)
     extra = _given_strategies(spec, list(strategies), quick)
     study = spec.study()
     if study is None:
@@ -872,7 +891,7 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
     if created:  # removed by the watching process if this one crashes (analyzer.supervise)
         note_folder(str(out))
     try:
-        return _build(spec, study, out, quick, seed, workers, progress, log, extra)
+        return _build(spec, study, out, quick, seed, workers, progress, log, extra, timeout)
     except BaseException:
         if created:  # a report that did not finish leaves no half-written folder behind
             import shutil
@@ -922,14 +941,14 @@ def _given_text(names: list[str]) -> str:
 
 
 def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, progress: bool,
-           log: Callable[[str], None] | None, extra: list[str]) -> Path:
+           log: Callable[[str], None] | None, extra: list[str], timeout: float | None) -> Path:
     started_at = datetime.now(timezone.utc)
     started = time.perf_counter()
     r = Report(spec.name, out, quick, seed, workers)
     rules = spec.resolve_rules(None)
     strategies = _tournament_strategies(spec, r.sizes) + extra
 
-    body = Report(spec.name, out, quick, seed, workers, progress, log)
+    body = Report(spec.name, out, quick, seed, workers, progress, log, timeout)
     body.runs = r.runs
     _rules_section(body, spec, rules, study)
     pairs = _tournament_section(body, spec, strategies)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class DecisionSpeed(NamedTuple):
@@ -36,26 +36,32 @@ class DecisionSpeed(NamedTuple):
 
 
 def decision_speeds(game: str, strategies: list[str], games: int, seed: int = 1,
-                    rules: dict | None = None) -> list[DecisionSpeed]:
+                    rules: dict | None = None, timeout: float | None = None) -> list[DecisionSpeed]:
     """For each strategy: seat 0 plays it in ``games`` games of run ``seed`` (the others
     heuristic), against one timing of the same games played by heuristic alone. A game of
     another run is played first, untimed, with each strategy and with heuristic alone
-    (compiling or loading both kernels' tiers)."""
+    (compiling or loading both kernels' tiers). ``timeout``: as simulate's. A run stopped
+    by Ctrl-C stops them all (KeyboardInterrupt): a timing of part of the games is none."""
     from analyzer import api
+
+    def simulate(**options: Any) -> None:
+        if api.simulate(game, workers=1, rules=rules, timeout=timeout, **options).interrupted:
+            raise KeyboardInterrupt
 
     def cpu(seats: dict[int, str]) -> float:
         started = time.process_time()
-        api.simulate(game, games=games, seed=seed, seats=seats, workers=1, rules=rules)
+        simulate(games=games, seed=seed, seats=seats)
         return time.process_time() - started
 
     for warm in [*strategies, "heuristic"]:  # each compile tier loaded before it is timed
-        api.simulate(game, games=1, seed=seed + 1, seats={0: warm}, workers=1, rules=rules)
+        simulate(games=1, seed=seed + 1, seats={0: warm})
     base = cpu({0: "heuristic"})
     out = []
     for strategy in strategies:
         seats = {0: strategy}
         spent = cpu(seats)
-        decisions = sum(1 for events in api.play(game, seed=seed, games=games, seats=seats, rules=rules)
+        played = api.play(game, seed=seed, games=games, seats=seats, rules=rules, timeout=timeout)
+        decisions = sum(1 for events in played
                         for ev in events if ev["ev"] == "decide" and ev["seat"] == 0 and len(ev["legal"]) > 1)
         out.append(DecisionSpeed(game, strategy, games, decisions, spent, base))
     return out

@@ -647,6 +647,35 @@ def test_strategies_given_join_the_tournament_and_the_ladder(tmp_path, tmp_path_
         assert not (tmp_path / "bad").exists()
 
 
+@pytest.mark.parametrize("stopped", ["compare hearts2", "report"])
+def test_a_report_stopped_by_ctrl_c_or_sigterm_writes_nothing(tmp_path, monkeypatch, stopped):
+    """compare and run_arms return what they played when interrupted; the report went on
+    with it and wrote pairings of 0 or 1 deals, exit 0. Interrupted in the tournament
+    (compare) or in the convergence run (run_arms, label "report"), it now stops, and the
+    folder it made is removed."""
+    from analyzer import runner
+
+    plain_call, plain_arms, state = runner.call_interruptibly, runner.run_arms, {"armed": False}
+
+    def run_arms(*args, **kwargs):
+        state["armed"] = kwargs.get("label") == stopped or state["armed"]
+        return plain_arms(*args, **kwargs)
+
+    def call(fn, *args, **kwargs):
+        if state["armed"] and "timeout" in kwargs:  # a chunk of games, not the empty first call
+            raise KeyboardInterrupt
+        return plain_call(fn, *args, **kwargs)
+
+    from analyzer import compare
+
+    monkeypatch.setattr(runner, "call_interruptibly", call)
+    monkeypatch.setattr(compare, "run_arms", run_arms)
+    monkeypatch.setattr(report, "run_arms", run_arms)
+    with pytest.raises(KeyboardInterrupt):
+        report.build_report("hearts2", tmp_path / "stopped", quick=True)
+    assert state["armed"] and not (tmp_path / "stopped").exists()
+
+
 def test_unknown_game_and_bad_seed(tmp_path):
     with pytest.raises(AnalyzerError):
         report.build_report("poker", tmp_path / "x", quick=True)

@@ -523,6 +523,17 @@ def test_a_strategy_stuck_in_a_loop_stops_at_ctrl_c_and_at_timeout(tmp_path):
     assert proc.returncode == 130 and time.time() - started < 5 and "Traceback" not in err, err
 
 
+def test_a_report_with_a_strategy_stuck_in_a_loop_stops_at_timeout_and_writes_nothing(tmp_path):
+    """report had no --timeout: a given strategy stuck in a loop spun on past SIGTERM (the
+    tournament returned its 0 deals and the ladder spun again), leaving a half-written folder."""
+    result = run("report", "hearts2", "--out", "rep", "--quick", "--strategies", f"{HOSTILE}:loops", "--timeout", "1.5",
+                 cwd=tmp_path, timeout=300)
+    lines = _error_lines(result.stderr)  # after the report's line per run
+    assert result.returncode == 3 and lines[-1] == (
+        "error: a chunk took longer than --timeout 1.5 s: a strategy may be stuck in a loop"), result.stderr
+    assert "Traceback" not in result.stderr and list(tmp_path.iterdir()) == []
+
+
 # ---- a full disk (simulated: this machine cannot mount a small file system for a test) ---------
 
 def _full_disk(*args, **kwargs):
