@@ -1003,10 +1003,15 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, 
 
 
 def _tournament_sentence(pairs: pd.DataFrame) -> str:
+    """The tournament's pairings in a sentence, each with its interval, but a pairing of
+    fewer than MIN_N deals with ``n < 30`` in its place, as its table cell says."""
     parts = []
     for _, row in pairs.iterrows():
-        parts.append(f"`{row['strategy']}` vs `{row['opponent']}`: {row['win_rate']:.3f} "
-                     f"[{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}] over {int(row['deals']):,} deals")
+        deals = int(row["deals"])
+        interval = (f"[{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}]" if deals >= MIN_N
+                    else f"(n < {MIN_N})")
+        parts.append(f"`{row['strategy']}` vs `{row['opponent']}`: {row['win_rate']:.3f} {interval} "
+                     f"over {deals:,} deals")
     return "Tournament shares of wins (stronger first): " + "; ".join(parts) + "."
 
 

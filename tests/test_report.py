@@ -766,3 +766,15 @@ def test_run_lines_say_what_starts_in_a_few_words():
     assert report._run_line("ninety-nine", "study", row) == "ninety-nine study: heuristic random, 1 game, 3 players"
     row.update(strategies="heuristic (all)", games="4,000", players="")
     assert report._run_line("g", "study", row) == "g study: heuristic (all), 4,000 games"
+
+
+def test_the_tournament_sentence_states_no_interval_of_fewer_than_min_n_deals():
+    # it said "0.938 [0.887, 0.966] over 24 deals" where the table shows n < 30
+    pairs = pd.DataFrame([
+        {"strategy": "heuristic", "opponent": "random", "win_rate": 0.9375, "win_rate_lo": 0.887,
+         "win_rate_hi": 0.966, "deals": 24},
+        {"strategy": "mc:k=8", "opponent": "random", "win_rate": 0.95, "win_rate_lo": 0.91, "win_rate_hi": 0.97,
+         "deals": 400}])
+    assert report._tournament_sentence(pairs) == (
+        f"Tournament shares of wins (stronger first): `heuristic` vs `random`: 0.938 (n < {report.MIN_N}) over 24 "
+        "deals; `mc:k=8` vs `random`: 0.950 [0.910, 0.970] over 400 deals.")
