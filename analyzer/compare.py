@@ -140,6 +140,9 @@ class Comparison(Result):
         lines = []
         for _, row in self.tables["pairs"].iterrows():
             x, y, share = row["strategy"], row["opponent"], row["win_rate"]
+            if row["deals"] == 0:  # interrupted before its first chunk, or never played
+                lines.append(f"{x} and {y}: no deal played.")
+                continue
             p = row["p_value"]
             sure = f"p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 

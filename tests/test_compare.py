@@ -220,3 +220,21 @@ def test_a_strategy_name_with_spaces_around_is_the_strategy():
     plain = cmp.compare("hearts2", ["heuristic", "random"], games=20, seed=2, workers=1)
     assert spaced.strategies == ["heuristic", "random"]
     pd.testing.assert_frame_equal(spaced.tables["pairs"], plain.tables["pairs"])
+
+
+def test_a_compare_interrupted_before_its_first_deal_says_so(monkeypatch):
+    # it said "heuristic and random are not told apart: heuristic takes nan of the wins (no
+    # interval from one deal), p = 1.000 (0 deals)"
+    from analyzer import runner
+
+    plain = runner.call_interruptibly
+
+    def call(fn, *args, **kwargs):
+        if "timeout" in kwargs:  # the first chunk of games: Ctrl-C
+            raise KeyboardInterrupt
+        return plain(fn, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "call_interruptibly", call)
+    result = cmp.compare("ninety-nine", ["heuristic", "random"], games=100, seed=1, workers=1)
+    assert result.interrupted and result.games == 0
+    assert result.verdict().splitlines()[0] == "heuristic and random: no deal played."
