@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import AnalyzerError, StrategyError
+from analyzer.terminal import count
 from analyzer.supervise import note_folder
 
 KINDS = ("simulate", "compare", "review")
@@ -826,10 +827,11 @@ def _headline(run: Run, tables: dict[str, Any]) -> dict[str, Any]:
                 "win_rate_lo": row["win_rate_lo"], "win_rate_hi": row["win_rate_hi"], "p_value": row["p_value"]}
     if run.kind == "review":
         row = tables["seats"].sort_values("loss_per_game", ascending=False).iloc[0]
+        # a sum of win-probability losses, not a probability: in points, as review says it
         spread = ("" if math.isnan(row["loss_per_game_lo"]) else
-                  f" [{row['loss_per_game_lo']:.1%}, {row['loss_per_game_hi']:.1%}]")
-        return {"what": f"seat {int(row['seat'])} loses most: {row['loss_per_game']:.1%} win per game{spread}, "
-                        f"{int(row['games'])} game(s)",
+                  f" [{100 * row['loss_per_game_lo']:.1f}, {100 * row['loss_per_game_hi']:.1f}]")
+        return {"what": f"seat {int(row['seat'])} loses most: {100 * row['loss_per_game']:.1f} points of win "
+                        f"probability per game{spread}, {count(int(row['games']), 'game')}",
                 "win_rate": None, "win_rate_lo": None, "win_rate_hi": None, "p_value": None}
     seats = tables.get("seats")
     if seats is None or "win_rate" not in seats:

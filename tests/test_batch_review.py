@@ -68,7 +68,9 @@ def test_the_seat_totals_add_up_the_decisions(reviewed):
     assert math.isnan(row["loss_per_game_lo"])  # two games are too few for an interval of the mean
     assert row["flagged"] == int(decisions["flagged"].sum())
     summary = pd.read_csv(reviewed / "summary.csv")
-    assert summary.loc[0, "kind"] == "review" and summary.loc[0, "what"].startswith("seat 0 loses most:")
+    # in points of win probability, as review's own lines (a sum of losses, not a probability)
+    assert summary.loc[0, "kind"] == "review" and summary.loc[0, "what"] == (
+        f"seat 0 loses most: {100 * row['loss_per_game']:.1f} points of win probability per game, 2 games")
 
 
 def test_a_lost_checkpoint_is_reviewed_again_to_the_same_files(reviewed, tmp_path):
