@@ -914,14 +914,36 @@ def _given_strategies(spec, names: list[str], quick: bool) -> list[str]:
     if _has_ladder(spec):
         played |= set(ladder_strategies(spec, sizes))
     players = spec.players(spec.resolve_rules(None))
+    played_as = {_identity(spec, name) for name in played}
     given: list[str] = []
     for name in (n.strip() for n in names):
-        if name in played or name in given:
-            raise AnalyzerError(f"--strategies {name}: the report plays it already" if name in played
-                                else f"--strategies {name} is given twice")
         api.setup(spec.name, players, [name] * players, None)  # a bad name or file: its one-line error
+        same = _identity(spec, name)
+        if same in played_as:
+            raise AnalyzerError(f"--strategies {name}: the report plays it already")
+        if same in {_identity(spec, g) for g in given}:
+            raise AnalyzerError(f"--strategies {name} is given twice")
         given.append(name)
     return given
+
+
+def _identity(spec, name: str) -> tuple:
+    """What a strategy plays, whatever its spelling: a built-in by its name and every
+    parameter's value, the defaults included (``mc:k=8``, ``mc:k=08`` and
+    ``mc:base=heuristic,k=8`` are one strategy); a user strategy by its text."""
+    from analyzer.strategies import _is_user, parse_strategy
+
+    if _is_user(name) and name.partition(":")[0] not in spec.strategies:
+        return ("user", name)
+    seat = parse_strategy(spec, name)
+
+    def value(v: Any) -> Any:
+        try:
+            return int(str(v).strip())
+        except ValueError:
+            return str(v).strip()
+
+    return ("built-in", seat.builtin, tuple(sorted((k, value(v)) for k, v in seat.params.items())))
 
 
 def _has_ladder(spec) -> bool:

@@ -640,8 +640,11 @@ def test_strategies_given_join_the_tournament_and_the_ladder(tmp_path, tmp_path_
     assert facts["strategies given (--strategies)"] == f"{given} (sha256 {digest})"
     assert f"--strategies {given}" in md.read_text()
     # refused before anything is written: unknown, played anyway, given twice
+    # a strategy is known by what it plays, not by its spelling: mc:base=heuristic,k=08 is mc:k=8
+    mc = f"mc:base=heuristic,k=0{report.QUICK.mc_k}"
     for bad, said in ((["nonsense"], "unknown strategy"), (["heuristic"], "plays it already"),
-                      ([given, given], "given twice")):
+                      ([given, given], "given twice"), ([mc], "plays it already"),
+                      (["mc:k=5", "mc:k=05"], "given twice")):
         with pytest.raises(AnalyzerError, match=said):
             report.build_report("hearts2", tmp_path / "bad", quick=True, strategies=bad)
         assert not (tmp_path / "bad").exists()
