@@ -219,12 +219,13 @@ def _illegal_in_rollout(spec: GameSpec, args: tuple) -> str:
 def _traced(call: Callable[[], Any]) -> Any:
     """``call()``; under ``analyzer --debug`` a failure's Python traceback (into the user's
     code: the engine runs uncompiled) goes to stderr before it becomes one line."""
+    from analyzer.engine import NotAMove
     from analyzer.jit import DEBUG
 
     try:
         return call()
-    except (AnalyzerError, StrategyError):
-        raise  # the engine's own findings (an illegal move): the one line says it all
+    except (AnalyzerError, StrategyError, NotAMove):
+        raise  # the engine's own findings (an illegal move, not a move): the one line says it all
     except Exception:
         if DEBUG:
             import traceback

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from analyzer.jit import njit, numba
 # the slots' compiled side; ILLEGAL_MARK: what a slot that checks legality (the evaluation
 # kernels), or a kernel (a search strategy's user base), raises for an illegal move
@@ -202,8 +204,12 @@ def user_slot(strategy, check_legal: bool) -> Callable:
 
 def _slot_source(strategy, check_legal: bool) -> str:
     """The slot's Python source: it calls the user's function ``f`` with the bound parameters."""
+    from analyzer.jit import DEBUG
+
     args = "".join(f", {int(v)}" for v in strategy.params)
     lines = ["def slot(view, legal, n, rng):", f"    m = f(view, legal, n, rng{args})"]
+    if DEBUG:  # uncompiled, nothing typed the result: checked here, said as compiled code says it
+        lines.append("    m = as_move(m)")
     if check_legal:
         lines[1:1] = ["    seat = view[0]"]
         lines += ["    for i in range(n):", "        if legal[i] == m:", "            return m",
@@ -223,7 +229,7 @@ def _slot(strategy, check_legal: bool, nrt: bool, cache: "_SlotCache | None" = N
     # (reported in one line) instead of reading or writing memory it does not own
     copies = CheckedCopies()
     namespace = {"f": bounds_checked(strategy.function, nrt, copies), "refuse_move": refuse_move,
-                 "__name__": __name__}
+                 "as_move": _as_move, "__name__": __name__}
     filename = None if cache is None else cache.source_file(source, nrt)
     exec(compile(source, filename or NOT_CACHED, "exec"), namespace)
     # (numba compiles the functions a caller calls with its ``_nrt``, unless they set their own)
@@ -234,6 +240,17 @@ def _slot(strategy, check_legal: bool, nrt: bool, cache: "_SlotCache | None" = N
         if filename is not None:
             cache.save(slot)
     return slot
+
+
+def _as_move(returned):
+    """Under ``--debug``, what a user strategy returned as a move, or NotAMove said as
+    ``_check_slot`` says it of compiled code (a float was compared with the legal moves and
+    read as an illegal move, "4" for 4.5)."""
+    if isinstance(returned, (int, np.integer)) and not isinstance(returned, (bool, np.bool_)):
+        return returned
+    if returned is None:
+        raise NotAMove("returns no move on some path (None): every path must return one of legal[:n]")
+    raise NotAMove(f"returns {numba.typeof(returned)}, not an integer move")
 
 
 def _check_slot(function, copies: CheckedCopies, nrt: bool) -> None:

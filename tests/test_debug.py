@@ -111,3 +111,18 @@ def test_debug_reports_an_illegal_move_in_one_line_without_a_traceback(tmp_path)
     assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().startswith(f"error: strategy {path}:wrong (seat 0) returned an illegal move")
     assert "; legal: " in done.stderr
+
+
+@pytest.mark.parametrize("game", ["ninety-nine", "hearts2"])
+def test_debug_says_a_move_that_is_not_an_integer_as_the_compiled_run_says_it(tmp_path, game):
+    """Uncompiled, nothing typed the result: 4.5 was read as the illegal move "4" (Ninety-Nine)
+    or failed inside the engine (Hearts); now each is said as compiled code says it."""
+    path = tmp_path / "kinds.py"
+    path.write_text("from numba import njit\n\n\n@njit\ndef half(view, legal, n, rng):\n    return legal[0] + 0.5\n\n\n"
+                    "@njit\ndef flag(view, legal, n, rng):\n    return legal[0] > 0\n\n\n"
+                    "@njit\ndef none(view, legal, n, rng):\n    if n > 100:\n        return legal[0]\n")
+    for name, said in [("half", "returns float64, not an integer move"), ("flag", "returns bool, not an integer move"),
+                       ("none", "returns no move on some path (None): every path must return one of legal[:n]")]:
+        done = _run("--debug", "simulate", game, "--games", "2", "--seed", "2", "--seat", f"0={path}:{name}")
+        assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.strip().splitlines()[-1] == f"error: user strategy {path}:{name} {said}"
