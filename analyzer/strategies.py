@@ -91,7 +91,14 @@ def user_strategy(text: str) -> UserStrategy:
         raise StrategyError(f"user strategy {text}: a strategy takes (view, legal, n, rng), "
                             f"not ({', '.join(p.name for p in declared)})")
     extra = declared[4:]
+    if parts["args"] is not None and not parts["args"].strip():
+        raise StrategyError(f"user strategy {text}: nothing after the last colon (parameters go there, "
+                            f"{parts['path']}:{parts['name']}:k=1; or leave the colon out)")
     for p in extra:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            what = {p.VAR_POSITIONAL: f"*{p.name}", p.VAR_KEYWORD: f"**{p.name}"}.get(p.kind, p.name + " (keyword-only)")
+            raise StrategyError(f"user strategy {text}: after (view, legal, n, rng) a strategy takes integer "
+                                f"parameters with defaults, not {what}")
         if isinstance(p.default, bool) or not isinstance(p.default, int):
             raise StrategyError(f"user strategy {text}: parameter {p.name} needs an integer default "
                                 f"(e.g. {p.name}=3)")

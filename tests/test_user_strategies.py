@@ -767,6 +767,11 @@ def test_slots_cached_by_two_processes_play_their_own_code_in_a_third(tmp_path):
 @pytest.mark.parametrize("source, spec, message", [
     ("def f(view, legal, n):\n    return legal[0]", "f", "a strategy takes (view, legal, n, rng), not (view, legal, n)"),
     ("def f(view, legal, n, rng, k):\n    return legal[0]", "f", "parameter k needs an integer default"),
+    # *args was said as "parameter args needs an integer default (e.g. args=3)"
+    ("def f(view, legal, n, rng, *args):\n    return legal[0]", "f",
+     "after (view, legal, n, rng) a strategy takes integer parameters with defaults, not *args"),
+    # a colon with nothing after it was taken, and the strategy labelled with it
+    ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:", "nothing after the last colon"),
     ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:j=2", "bad parameter 'j=2' (parameters: k)"),
     ("def f(view, legal, n, rng, k=1):\n    return legal[0]", "f:k=x", "parameter k takes an integer, not 'x'"),
     ("def f(view, legal, n, rng):\n    return legal[0]", "f:k=1", "bad parameter 'k=1' (parameters: none)"),
