@@ -117,6 +117,15 @@ def render(frame, title: str | None = None, wide: bool = False, total: int | Non
     total = width() if total is None else total
     names, rows, numeric = cells(frame)
     widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
+    shortened = False
+    if not wide and sum(widths) + GAP * (len(widths) - 1) > total:
+        # a long name (a user strategy's path and parameters) pushed the numbers out of the
+        # table: names are shortened first, the columns dropped only if it still does not fit
+        short = [[shorten(cell) if not numeric[i] and ".py:" in cell else cell for i, cell in enumerate(r)]
+                 for r in rows]
+        shortened = short != rows
+        rows = short
+        widths = [max([len(n)] + [len(r[i]) for r in rows]) for i, n in enumerate(names)]
     keep = list(range(len(names)))
     if not wide:
         keep, used = [], 0
@@ -139,7 +148,31 @@ def render(frame, title: str | None = None, wide: bool = False, total: int | Non
     left = [names[i] for i in range(len(names)) if i not in keep]
     if left:
         lines.extend(wrap(f"(+{len(left)} column(s) with --wide or --json: {', '.join(left)})", total))
+    if shortened:
+        lines.extend(wrap("(long names shortened: --wide or --json shows them whole)", total))
     return "\n".join(lines)
+
+
+#: the longest text cell a table shows whole when it would not fit the terminal
+NAME_AT_MOST = 26
+
+
+def shorten(text: str, at_most: int = NAME_AT_MOST) -> str:
+    """A user strategy's name (``render`` shortens no other text) in ``at_most`` columns: its
+    file without its folders (``strategies/mine.py:f:k=5`` -> ``mine.py:f:k=5``), or without
+    the file (``…:f:k=5``); else the middle left out (its start and its end kept)."""
+    if len(text) <= at_most:
+        return text
+    if ".py:" in text:  # the file's name starts after "=" or "," in mc:base=dir/x.py:f
+        at = text.index(".py:")
+        start = max(text.rfind("=", 0, at), text.rfind(",", 0, at)) + 1
+        text = text[:start] + text[text.rfind("/", start, at) + 1:]
+        if len(text) > at_most:
+            text = text[:start] + "…" + text[text.index(".py:") + 3:]
+    if len(text) <= at_most:
+        return text
+    head = (at_most - 1) // 2
+    return text[:head] + "…" + text[len(text) - (at_most - 1 - head):]
 
 
 def wrap(text: str, total: int | None = None) -> list[str]:

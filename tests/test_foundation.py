@@ -417,6 +417,33 @@ def test_terminal_tables_fit_and_keep_integers_whole():
     assert render(pd.DataFrame({"strategy": ["mc", "heuristic"], "n": [1, 2]}), total=80).splitlines()[2].startswith("mc ")
 
 
+def test_a_long_name_is_shortened_before_the_numbers_are_dropped():
+    # a 58-character user strategy kept `games` and `wins` and dropped win_rate (simulate), or
+    # kept only the two names (compare)
+    import pandas as pd
+
+    from analyzer.terminal import render, shorten
+
+    long = "strategies/ninety_nine_experiments.py:margin_play:margin=5"
+    assert shorten(long) == "\u2026:margin_play:margin=5"
+    assert shorten("my/strategy/folder/mine.py:f:k=5") == "mine.py:f:k=5" and shorten("heuristic") == "heuristic"
+    assert shorten("mc:k=8,base=strategies/x.py:a_func") == "mc:k=8,base=x.py:a_func"
+    assert shorten("mc:k=8,base=strategies/xyz.py:a_function") == "mc:k=8,base=\u2026:a_function"
+    assert shorten("a" * 40) == "a" * 12 + "\u2026" + "a" * 13
+    sentence = pd.DataFrame({"what": ["seat 2 (heuristic) wins most of the games here"], "n": [1] * 1,
+                             **{f"measure_{i}": [0.5] for i in range(6)}})
+    assert "seat 2 (heuristic) wins most of the games here" in render(sentence, total=80)  # prose: whole
+    frame = pd.DataFrame({"strategy": [long, "heuristic"], "opponent": ["heuristic", long],
+                          **{f"measure_{i}": [0.5, 0.25] for i in range(3)}})
+    lines = render(frame, total=80).splitlines()
+    assert lines[0].split() == ["strategy", "opponent", *[f"measure_{i}" for i in range(3)]]
+    assert lines[2].split()[:2] == ["\u2026:margin_play:margin=5", "heuristic"]
+    assert lines[-1] == "(long names shortened: --wide or --json shows them whole)"
+    assert all(len(line) <= 80 for line in lines)
+    assert long in render(frame, total=80, wide=True)  # --wide: whole
+    assert "shortened" not in render(frame.iloc[:, :3], total=200)  # it fits: whole
+
+
 def test_cache_key_covers_every_file_of_a_game_and_the_compiled_shared_ones():
     """A game's kernels import constants from files that compile nothing (codes.py, view.py):
     those are in the game's cache key, so a changed constant can never leave a stale kernel;
