@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import AnalyzerError, StrategyError
+from analyzer.results import Result
 from analyzer.terminal import count
 from analyzer.supervise import note_folder
 
@@ -533,11 +534,20 @@ def finish_run(run: Run, parts: list[Any]) -> dict[str, Any]:
 # ---- the job ---------------------------------------------------------------------------------------
 
 @dataclass
-class JobResult:
+class JobResult(Result):
+    """A finished job: its runs, how many chunks it had (and had done before this call), its
+    time, and ``tables["runs"]``: the summary (``OUT/summary.csv``) the command prints."""
+
     runs: list[Run]
     chunks_total: int
     chunks_done_before: int
     elapsed: float
+    out: str
+    tables: dict[str, Any] = field(default_factory=dict)
+
+    def run_facts(self) -> dict[str, Any]:
+        return {"out": self.out, "chunks": self.chunks_total, "chunks_done_before": self.chunks_done_before,
+                "elapsed_s": round(self.elapsed, 3)}  # the runs: tables["runs"], one row each
 
 
 class Checkpoints:
@@ -673,7 +683,8 @@ def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | N
         finally:
             display.close()
         _write_results(runs, store, out)
-    return JobResult(runs, total, total - len(todo), time.perf_counter() - started)
+    return JobResult(runs, total, total - len(todo), time.perf_counter() - started, str(out),
+                     {"runs": summary_frame(out)})
 
 
 class JobInterrupted(KeyboardInterrupt):

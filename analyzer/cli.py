@@ -510,7 +510,7 @@ def batch(
     resumed = f", {result.chunks_done_before} were already done" if result.chunks_done_before else ""
     _say(f"{len(result.runs)} run(s), {result.chunks_total} chunk(s){resumed}; "
          f"{result.elapsed:.1f} s; results in {out}")
-    frame = api.batch_summary(out)
+    frame = result.tables["runs"]
     _print_frame(frame[[c for c in ("name", "what", "win_rate", "win_rate_lo", "win_rate_hi", "p_value", "games",
                                     "kind", "game") if c in frame.columns]], "runs")
 

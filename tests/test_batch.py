@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -174,6 +175,14 @@ def test_changing_one_run_recomputes_only_that_run(tmp_path):
     job.write_text(job.read_text().replace('strategies = ["heuristic", "random"]', 'strategies = ["random", "heuristic"]'))
     second = batch.run_job(job, out, workers=1)
     assert second.chunks_done_before == 2 and second.chunks_total == 3
+    # the one result type (it had no to_dict): the summary as its table, the counts as facts
+    data = second.to_dict()
+    assert {k: data[k] for k in ("out", "chunks", "chunks_done_before")} == {
+        "out": str(out), "chunks": 3, "chunks_done_before": 2}
+    summary = pd.read_csv(out / "summary.csv")
+    assert [row["name"] for row in data["runs"]] == list(summary["name"])
+    assert [row["win_rate"] for row in data["runs"]] == pytest.approx(list(summary["win_rate"]), rel=1e-12)
+    json.dumps(data)  # JSON-ready
 
 
 @pytest.mark.parametrize("text,message", [
