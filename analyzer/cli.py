@@ -643,8 +643,7 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
     _say(f"{result.game}: {about}{where}")
     shown = {k: v for k, v in result.position.items() if k not in ("rules", "seat") and v not in ("", [], None)}
     for key, value in shown.items():
-        text = " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
-        typer.echo(f"  {key}: {_clip(text, 70 - len(key))}")
+        typer.echo(f"  {key}: {_clip(_position_text(value), 70 - len(key))}")
     rollouts = rollout if isinstance(rollout, str) else ", ".join(f"{k}={v}" for k, v in rollout.items())
     typer.echo(f"  legal: {_clip(' '.join(facts['options_legal']), 64)}")
     order = "fewer is better" if facts["lower_is_better"] else "more is better"
@@ -662,6 +661,17 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
         if name != "options":
             _print_frame(table, name)
     _say(result.verdict())
+
+
+def _position_text(value: Any) -> str:
+    """A position's value as the records write cards: a list as its items with spaces, a
+    list of lists (tricks, each seat's cards) as groups apart (``3:4D 0:6D / 2:7D 3:9D``),
+    not Python's ``['3:4D', '0:6D']``."""
+    if not isinstance(value, (list, tuple)):
+        return str(value)
+    if any(isinstance(item, (list, tuple)) for item in value):
+        return " / ".join(_position_text(item) for item in value)
+    return " ".join(map(str, value))
 
 
 def _say(text: str) -> None:

@@ -576,3 +576,12 @@ def test_an_output_through_a_link_replaces_the_file_it_names_and_a_device_is_ref
             write_text(given, "x")
     assert Path("pipe.csv").is_fifo() and os.path.islink("pipe-link.csv")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "pipe-link.csv", "pipe.csv", "target.txt"]
+
+
+def test_a_position_is_shown_as_the_records_write_cards():
+    # Pitch's tricks showed as Python lists: played: ['3:4D', '0:6D', ...] ['2:7D', ...]
+    from analyzer.cli import _position_text
+
+    assert _position_text([["3:4D", "0:6D"], ["2:7D", "3:9D"]]) == "3:4D 0:6D / 2:7D 3:9D"
+    assert _position_text(["KS", "4D"]) == "KS 4D" and _position_text(92) == "92"
+    assert _position_text([[], ["AS"]]) == " / AS"
