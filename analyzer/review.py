@@ -99,8 +99,17 @@ class ReviewResult(Result):
         for row in self.costliest().to_dict(orient="records"):
             lines.append(f"hand {row['hand']}, decision {row['decision']} (seat {row['seat']}): played "
                          f"{row['played']}, best {row['best']}: -{row['loss_win']:.1%} win "
-                         f"[±{Z95 * row['loss_win_se']:.1%}]{' (flagged)' if row['flagged'] else ''}")
+                         f"[±{Z95 * row['loss_win_se']:.1%}]{_flag_text(row)}")
         return "\n".join(lines)
+
+
+def _flag_text(row: dict[str, Any]) -> str:
+    """`` (flagged)``, or `` (flagged on the hand's outcome)`` for a decision flagged by its
+    loss in the hand alone: its win interval, shown beside it, may reach zero."""
+    if not row["flagged"]:
+        return ""
+    on_win = row["loss_win"] > max(Z95 * row["loss_win_se"], 1e-9)
+    return " (flagged)" if on_win else " (flagged on the hand's outcome)"
 
 
 def _option_of(table: pd.DataFrame, option: str | None) -> pd.Series | None:

@@ -182,3 +182,13 @@ def test_a_blunder_at_known_decisions_is_flagged_among_the_costliest(tmp_path):
     assert table.loc[blunders, "flagged"].all()
     costliest = table.sort_values("loss_outcome", ascending=False).index[:len(blunders)]
     assert set(costliest) == set(blunders), table.loc[blunders, ["played", "best", "loss_outcome"]]
+
+
+def test_a_decision_flagged_by_its_hand_outcome_alone_says_so():
+    # "-13.3% win [±15.5%] (flagged)": the interval reached zero, the flag came from the hand
+    from analyzer.review import _flag_text
+
+    row = {"flagged": True, "loss_win": 0.133, "loss_win_se": 0.079}
+    assert _flag_text(row) == " (flagged on the hand's outcome)"
+    assert _flag_text({**row, "loss_win_se": 0.01}) == " (flagged)"
+    assert _flag_text({**row, "flagged": False}) == ""
