@@ -714,8 +714,9 @@ def _read_record(path: str, index: int, game: str) -> list[dict[str, Any]]:
     if not file.is_file():
         raise AnalyzerError(f"record file {path} {not_a_file(file)}")
     games: list[list[dict[str, Any]]] = []
+    lines: list[list[int]] = []  # each event's line in the file
     try:
-        text = file.read_text(encoding="utf-8")
+        text = file.read_text(encoding="utf-8-sig")  # a byte order mark (an editor's) is no event
     except UnicodeDecodeError:
         raise AnalyzerError(f"record file {path} is not UTF-8 text") from None
     for n, line in enumerate(text.splitlines(), start=1):
@@ -729,11 +730,54 @@ def _read_record(path: str, index: int, game: str) -> list[dict[str, Any]]:
             raise AnalyzerError(f"record file {path}, line {n}: an event is a JSON object with an \"ev\" key")
         if event.get("ev") == "game":
             games.append([])
+            lines.append([])
         if not games:
             raise AnalyzerError(f"record file {path}: line {n} comes before any game event")
         games[-1].append(event)
+        lines[-1].append(n)
     if not 0 <= index < len(games):
         raise AnalyzerError(f"record file {path} holds {len(games)} game(s); --game {index} does not exist")
     if games[index][0].get("game") != game:
         raise AnalyzerError(f"record game {index} is {games[index][0].get('game')!r}, not {game}")
+    _check_shape(path, games[index], lines[index])
     return games[index]
+
+
+def _check_shape(path: str, events: list[dict[str, Any]], lines: list[int]) -> None:
+    """What every game's record has (docs/record.md), checked before a game replays it: the
+    header's number of players, seats that exist, cards written as records write them. An
+    edited record failed later, in words about something else (``list.remove(x): x not in
+    list`` for a card in lower case; a duplicate card for a seat out of range) or not at all
+    (no players: a "0-player game")."""
+    from analyzer.cards import CardError, parse_card, token
+
+    players = events[0].get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or players < 1:
+        raise AnalyzerError(f"record file {path}, line {lines[0]}: the game event needs \"players\", the number of "
+                            f"players, not {players!r}"[:300])
+    for event, n in zip(events, lines):
+        for key in ("seat", "dealer"):
+            seat = event.get(key)
+            if key in event and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players):
+                raise AnalyzerError(f"record file {path}, line {n}: {key} {seat!r} is not a seat of a {players}-player "
+                                    f"game (0 to {players - 1})"[:300])
+        if event["ev"] == "deal":
+            for card in _strings_in(event):
+                try:
+                    canonical = token(parse_card(card))
+                except CardError:
+                    canonical = None
+                if canonical != card:
+                    raise AnalyzerError(f"record file {path}, line {n}: {card!r} is not a card as a record writes it"
+                                        + (f" ({canonical})" if canonical else "")[:300])
+
+
+def _strings_in(value: Any) -> list[str]:
+    """Every string in the lists of ``value`` (an event's values, nested lists included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() if k != "ev" for s in _strings_in(v) if isinstance(v, list)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings_in(item)]
+    return []

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from analyzer import api
+from analyzer.errors import AnalyzerError
 from analyzer.evaluate import Evaluation, _Plan, _table, evaluate
 from analyzer.stats import OptionStats, normal_quantile, prob_best, proportion_interval, wilson
 
@@ -367,3 +368,40 @@ def test_an_exact_answer_over_the_worlds_has_an_interval_of_zero_width():
     assert result.facts["method"] == "exact over 1 world"
     best = result.table.iloc[0]
     assert best["option"] == "2H" and best["win"] == best["win_lo"] == best["win_hi"] == 1.0
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda evs: evs[1].update(hands=[[c.lower() for c in h] for h in evs[1]["hands"]]),
+     "line 2: '{card}' is not a card as a record writes it ({CARD})"),
+    (lambda evs: [e for e in evs if e["ev"] == "decide"][4].update(seat=5),
+     "line {line}: seat 5 is not a seat of a 2-player game (0 to 1)"),
+    (lambda evs: [e for e in evs if e["ev"] == "decide"][4].update(seat="1"),
+     "line {line}: seat '1' is not a seat of a 2-player game (0 to 1)"),
+    (lambda evs: evs[0].pop("players"), "line 1: the game event needs \"players\", the number of players, not None"),
+])
+def test_an_edited_record_is_refused_in_the_same_words_by_evaluate_review_and_solve(tmp_path, edit, said):
+    """Each said something else (``list.remove(x): x not in list``, a duplicate card, an
+    IndexError) or, without players, reviewed a "0-player game"."""
+    from analyzer import records
+
+    events = api.play("hearts2", seed=7)[0]
+    edit(events)
+    path = tmp_path / "edited.jsonl"
+    path.write_text(records.to_jsonl([events]))
+    fifth = [i for i, e in enumerate(events) if e["ev"] == "decide"][4] + 1
+    first = events[1]["hands"][0][0]
+    expected = f"record file {path}, " + said.format(line=fifth, card=first, CARD=first.upper())
+    for call in (lambda: api.evaluate("hearts2", record=str(path), at=8, samples=20),
+                 lambda: api.review("hearts2", str(path), samples=20),
+                 lambda: api.solve("hearts2", record=str(path), at=8)):
+        with pytest.raises(AnalyzerError) as caught:
+            call()
+        assert str(caught.value) == expected
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_read(tmp_path):
+    from analyzer import records
+
+    path = tmp_path / "bom.jsonl"
+    path.write_text(records.to_jsonl(api.play("hearts2", seed=7)), encoding="utf-8-sig")  # as some editors save
+    assert api.evaluate("hearts2", record=str(path), at=8, samples=20).position["seat"] in (0, 1)
