@@ -866,7 +866,6 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
     """
     from analyzer import api
     from analyzer import games as registry
-
     from analyzer.runner import check_timeout
 
     spec = registry.get(game)
