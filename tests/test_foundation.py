@@ -585,3 +585,19 @@ def test_a_position_is_shown_as_the_records_write_cards():
     assert _position_text([["3:4D", "0:6D"], ["2:7D", "3:9D"]]) == "3:4D 0:6D / 2:7D 3:9D"
     assert _position_text(["KS", "4D"]) == "KS 4D" and _position_text(92) == "92"
     assert _position_text([[], ["AS"]]) == " / AS"
+
+
+def test_a_rule_value_is_an_integer_or_its_digits_never_rounded(tmp_path):
+    # the API and batch jobs took target=30.5 as 30, True as 1, and the CLI "1_0" as 10
+    from analyzer import api, batch
+    from analyzer.errors import AnalyzerError
+
+    for value in (30.5, True, "1_0", "3.0", None):
+        with pytest.raises(AnalyzerError, match=f"rule target takes an integer, not {value!r}"):
+            api.simulate("hearts2", games=2, rules={"target": value})
+    assert api.simulate("hearts2", games=2, rules={"target": np.int64(40)}).rules["target"] == 40
+    assert api.simulate("hearts2", games=2, rules={"target": " +40 "}).rules["target"] == 40
+    job = tmp_path / "job.toml"
+    job.write_text('[[run]]\nname = "h"\nkind = "simulate"\ngame = "hearts2"\ngames = 10\nrules = { target = 30.5 }\n')
+    with pytest.raises(AnalyzerError, match="rule target takes an integer, not 30.5"):
+        batch.load_job(job)

@@ -38,6 +38,8 @@ Every function the Python side calls (the entry points, and e.g. ``load_position
 from __future__ import annotations
 
 import importlib
+import numbers
+import re
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
@@ -71,10 +73,13 @@ class RuleOption:
             if value in ("false", "0", "no", "off"):
                 return False
             raise AnalyzerError(f"rule {self.name} takes true or false, not {text!r}")
-        try:
+        # an integer, or its digits: int() would also take 30.5 (30), True (1) and "1_0" (10)
+        if isinstance(text, numbers.Integral) and not isinstance(text, (bool, np.bool_)):
             number = int(text)
-        except (TypeError, ValueError):
-            raise AnalyzerError(f"rule {self.name} takes an integer, not {text!r}") from None
+        elif isinstance(text, str) and re.fullmatch(r"\s*[-+]?\d+\s*", text):
+            number = int(text)
+        else:
+            raise AnalyzerError(f"rule {self.name} takes an integer, not {text!r}")
         if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
             raise AnalyzerError(f"rule {self.name}={number} is out of range {self.low}..{self.high}")
         return number
