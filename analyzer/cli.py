@@ -382,7 +382,7 @@ def compare(
     until_significant: bool = typer.Option(False, "--until-significant", help="Stop once every difference is decided (sequential test).", metavar=""),
     each_pair: bool = typer.Option(False, "--each-pair", help="With --until-significant: each pairing of a round robin stops on its own.", metavar=""),
     first_look: Optional[int] = typer.Option(None, "--first-look", help="With --until-significant: deals before the first look (default 1000, then doubling).", metavar="N"),
-    alpha: float = typer.Option(0.05, "--alpha", help="Overall error rate of the test.", metavar="X"),
+    alpha: Optional[float] = typer.Option(None, "--alpha", help="Overall error rate of the test (default 0.05).", metavar="X"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
     csv: Optional[str] = typer.Option(None, "--csv", help="Write the main table to FILE.csv.", metavar="FILE"),
@@ -425,6 +425,12 @@ def compare(
     if len(grid) > 1:
         if strategy:
             raise AnalyzerError("give either strategies to compare or a rule grid (use --seat for the strategies of a variant study)")
+        tested = [name for name, given in (("--until-significant", until_significant), ("--each-pair", each_pair),
+                                           ("--first-look", first_look is not None), ("--alpha", alpha is not None))
+                  if given]
+        if tested:  # they were ignored: a variant study plays every variant on all its games, untested
+            raise AnalyzerError(f"{tested[0]} is for comparing strategies; a rule-variant study plays every variant "
+                                "on all --games")
         result = api.variants(game, grid, games=n_games, seed=seed, players=players, seats=parse_seat_args(seat),
                               workers=workers, progress=progress, timeout=timeout)
         main_table = result.tables["variants"]
@@ -438,7 +444,8 @@ def compare(
                                 "(it sets when the sequential test looks)")
         result = api.compare(game, list(strategy or []), games=n_games, seed=seed, players=players,
                              rules=grid[0], workers=workers, until_significant=until_significant,
-                             alpha=alpha, progress=progress, first_look=FIRST_LOOK if first_look is None else first_look,
+                             alpha=0.05 if alpha is None else alpha, progress=progress,
+                             first_look=FIRST_LOOK if first_look is None else first_look,
                              each_pair=each_pair,
                              timeout=timeout)
         main_table = result.tables["pairs"]
@@ -457,7 +464,7 @@ def compare(
 
         typer.echo(f"{result.game}: {count(result.games, 'deal')}, seed {result.seed}, {result.elapsed:.2f} s")
         if getattr(result, "stopped_early", False):
-            typer.echo(f"stopped early: every difference decided at overall error rate {alpha}")
+            typer.echo(f"stopped early: every difference decided at overall error rate {result.alpha}")
         for name, table in result.tables.items():
             _print_frame(table, name)
         if hasattr(result, "verdict"):

@@ -154,6 +154,11 @@ MISPLACED = [
      "--each-pair goes with --until-significant (it sets when the sequential test looks)"),
     (("compare", "hearts2", "heuristic", "random", "--first-look", "10"),
      "--first-look goes with --until-significant (it sets when the sequential test looks)"),
+    # a rule-variant study took them and played every variant on all its games, untested
+    (("compare", "hearts2", "--rule", "target=50", "--rule", "target=100", "--until-significant"),
+     "--until-significant is for comparing strategies; a rule-variant study plays every variant on all --games"),
+    (("compare", "hearts2", "--rule", "target=50", "--rule", "target=100", "--alpha", "0.5"),
+     "--alpha is for comparing strategies; a rule-variant study plays every variant on all --games"),
     (("evaluate", "ninety-nine", "--hand", "2C 3C 4C", "--at", "2"),
      "--at picks a decision of a record: give --record FILE"),
     (("evaluate", "ninety-nine", "--record", "RECORD"),
