@@ -445,6 +445,11 @@ def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
             f"unknown strategy {name!r} for {spec.name} (strategies: {', '.join(spec.strategies)};"
             " or a user strategy as path/to/file.py:function)"
         )
+    if ":" in text and not arg_text.strip():  # "random:" was played, and labelled, as written
+        first = next(iter(spec.strategies[name].params), None)
+        where = (f"parameters go there, {name}:{first}=..., or leave the colon out" if first
+                 else f"{name} takes no parameters: leave the colon out")
+        raise AnalyzerError(f"strategy {text!r}: nothing after the colon ({where})")
     info = spec.strategies[name]
     params: dict[str, Any] = dict(info.params)
     base = None

@@ -93,6 +93,8 @@ BAD = [
     ("simulate", "ninety-nine", "--rule", "players=x"),
     ("simulate", "ninety-nine", "--seat", "0=mc:k=99999999999999999999"),
     ("simulate", "ninety-nine", "--seat", "0=mc:base=mc"),
+    ("simulate", "ninety-nine", "--seat", "0=random:"),  # was played, labelled "random:"
+    ("simulate", "ninety-nine", "--seat", "0=mc:"),
     ("play", "ninety-nine", "--index", "99999999999999999999"),
     ("evaluate", "ninety-nine", "--hand", "KS 4D 7C", "--total", "92", "--chips", "100000000000000000000,1,2"),
     ("evaluate", "ninety-nine", "--hand", "KS 4D 7C", "--total", "92", "--time", "-5"),
