@@ -74,8 +74,14 @@ def _leader_line(table: pd.DataFrame, unit: str, who: Callable[[pd.Series], str]
             f"[{top['win_rate_lo']:.3f}, {top['win_rate_hi']:.3f}]")
     close = [r for _, r in ranked.iloc[1:].iterrows() if r["win_rate_hi"] >= top["win_rate_lo"]]
     if close:
-        names = ", ".join(f"{unit} {r[unit]}" for r in close[:3]) + (" ..." if len(close) > 3 else "")
-        line += f"; its intervals overlap {names}'s (compare on duplicate deals tells more)"
+        if len(close) == 1:
+            names = f"{unit} {close[0][unit]}'s"
+        else:  # "seats 4, 1 and 5's", "those of 4 more seats": not "seat 4, seat 1, seat 5 ...'s"
+            named = [str(r[unit]) for r in close[:3]]
+            more = len(close) - len(named)
+            names = (f"those of {unit}s {', '.join(named[:-1])} and {named[-1]}" if not more else
+                     f"those of {unit}s {', '.join(named)} and {more} more")
+        line += f"; its intervals overlap {names} (compare on duplicate deals tells more)"
     else:
         line += f"; clearly ahead of every other {unit}"
     return line + "."

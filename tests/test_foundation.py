@@ -388,6 +388,23 @@ def test_the_verdict_of_a_game_of_teams_speaks_of_teams():
     assert line.endswith("clearly ahead of every other team.")
 
 
+def test_the_verdict_names_the_seats_whose_intervals_reach_the_leader_in_plain_words():
+    # "its intervals overlap seat 4, seat 1, seat 5 ...'s"
+    import pandas as pd
+
+    from analyzer.api import _leader_line
+
+    def line(rates: list[float]) -> str:
+        table = pd.DataFrame({"seat": range(len(rates)), "strategy": ["h"] * len(rates), "win_rate": rates,
+                              "win_rate_lo": [r - 0.1 for r in rates], "win_rate_hi": [r + 0.1 for r in rates]})
+        return _leader_line(table, "seat", lambda r: r["strategy"])
+
+    assert line([0.5, 0.45]).endswith("; its intervals overlap seat 1's (compare on duplicate deals tells more).")
+    assert "overlap those of seats 1 and 2 (compare" in line([0.5, 0.45, 0.44])
+    assert "overlap those of seats 1, 2, 3 and 2 more (compare" in line([0.5, 0.45, 0.44, 0.43, 0.42, 0.41])
+    assert line([0.9, 0.1]).endswith("; clearly ahead of every other seat.")
+
+
 def test_terminal_tables_fit_and_keep_integers_whole():
     """analyzer.terminal.render: integers stay integers in an all-numeric frame (a row of
     it would be upcast to floats), intervals show as value ±half, text is left-aligned, and
