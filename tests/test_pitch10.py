@@ -972,3 +972,26 @@ def test_the_stuck_dealers_forced_bid_is_answered_with_inference_on():
     result = api.evaluate("pitch10", stuck, samples=200, infer=True, seed=1)
     assert result.stopped == "forced" and result.samples == 0
     assert list(result.table["option"]) == ["4"]
+
+
+def test_the_bids_make_rate_is_clustered_by_game_as_every_other_share(tmp_path):
+    """A bid level's make rate took the hands of all games as independent draws (a plain
+    Wilson interval on the counts); the hands of one game are not, and every other share
+    of the summary is clustered by game. Its interval is now the clustered one, computed
+    here from the per-game rows; one game gives none."""
+    import pandas as pd
+
+    from analyzer.stats import ratio_share_interval
+
+    out = tmp_path / "rows.csv"
+    summary = api.simulate("pitch10", games=400, seed=2, workers=1, out=str(out))
+    rows = pd.read_csv(out)
+    bids = summary.tables["bids"].set_index("bid")
+    for level in ("5", "6"):
+        made, bid = rows[f"made_{level}"].to_numpy(float), rows[f"bids_{level}"].to_numpy(float)
+        expected = ratio_share_interval(made.sum(), bid.sum(), (made ** 2).sum(), (bid ** 2).sum(),
+                                        (made * bid).sum(), len(rows))
+        got = tuple(bids.loc[level, ["make_rate", "make_rate_lo", "make_rate_hi"]])
+        assert got == pytest.approx(expected, rel=1e-12)
+    one = api.simulate("pitch10", games=1, seed=2, workers=1).tables["bids"]
+    assert one["make_rate_lo"].isna().all()

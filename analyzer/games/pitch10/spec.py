@@ -92,10 +92,10 @@ class Pitch10Spec(GameSpec):
             add_interval(row, "share", acc.share(f"bids_{name}", "hands"))
             made = acc.col(f"made_{name}")[0]
             row["made"] = int(made)
-            if count > 0:
-                add_interval(row, "make_rate", (made / count, *wilson(made, count)))
-            else:
-                add_interval(row, "make_rate", (float("nan"), float("nan"), float("nan")))
+            # clustered by game, as every other share here: the hands of one game are not
+            # independent draws (a plain Wilson interval on the hands took them as such)
+            add_interval(row, "make_rate", acc.share(f"made_{name}", f"bids_{name}") if count > 0
+                         else (float("nan"), float("nan"), float("nan")))
             bids.append(row)
         totals: dict[str, Any] = {}
         add_interval(totals, "hands_per_game", acc.mean("hands"))
@@ -107,7 +107,7 @@ class Pitch10Spec(GameSpec):
         totals["moon_attempts"] = int(moons)
         add_interval(totals, "moon_rate", acc.share("bids_moon", "hands"))
         if moons > 0:
-            add_interval(totals, "moon_success", (made / moons, *wilson(made, moons)))
+            add_interval(totals, "moon_success", acc.share("made_moon", "bids_moon"))
         else:
             add_interval(totals, "moon_success", (float("nan"), float("nan"), float("nan")))
         return {"seats": seats, "teams": pd.DataFrame(teams), "bids": pd.DataFrame(bids), "totals": totals}
