@@ -32,9 +32,11 @@ from __future__ import annotations
 import base64
 import html
 import math
+import os
 import platform
 import re
 import shlex
+import shutil
 import textwrap
 import time
 from dataclasses import asdict, dataclass
@@ -881,25 +883,37 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
     from analyzer.runner import set_workers
 
     set_workers(workers)  # a bad --workers is refused before anything is written
-    created = not out.exists()
+    # built in a folder of its own beside ``out`` and moved into it once whole: a report that
+    # does not finish (an error, Ctrl-C) leaves ``out`` as it was, an earlier report included
+    staging = out.parent / f".{out.name}.partial-{os.getpid()}"
     try:
-        (out / FIGURES).mkdir(parents=True, exist_ok=True)
-        (out / TABLES).mkdir(parents=True, exist_ok=True)
+        (staging / FIGURES).mkdir(parents=True, exist_ok=True)
+        (staging / TABLES).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise AnalyzerError(f"cannot create --out {out}: {exc.strerror}") from None
-    if created:  # removed by the watching process if this one crashes (analyzer.supervise)
-        note_folder(str(out))
+    note_folder(str(staging))  # removed by the watching process if this one crashes (analyzer.supervise)
     try:
-        return _build(spec, study, out, quick, seed, workers, progress, log, extra, timeout)
-    except BaseException:
-        if created:  # a report that did not finish leaves no half-written folder behind
-            import shutil
-
-            shutil.rmtree(out, ignore_errors=True)
-        raise
+        _build(spec, study, staging, quick, seed, workers, progress, log, extra, timeout, shown=out)
+        _move_into(staging, out)
+        return out / MARKDOWN
     finally:
-        if created:
-            note_folder(str(out), done=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        note_folder(str(staging), done=True)
+
+
+def _move_into(staging: Path, out: Path) -> None:
+    """The finished report in ``staging`` moved into ``out``: its figures and tables (an
+    earlier report's that this one did not write removed), then the HTML, then the Markdown."""
+    for folder, pattern in ((FIGURES, "*.png"), (TABLES, "*.csv")):
+        (out / folder).mkdir(parents=True, exist_ok=True)
+        written = {p.name for p in (staging / folder).iterdir()}
+        for name in written:
+            os.replace(staging / folder / name, out / folder / name)
+        for stale in (out / folder).glob(pattern):
+            if stale.name not in written:
+                stale.unlink()
+    for name in (HTML, MARKDOWN):
+        os.replace(staging / name, out / name)
 
 
 def _given_strategies(spec, names: list[str], quick: bool) -> list[str]:
@@ -962,7 +976,9 @@ def _given_text(names: list[str]) -> str:
 
 
 def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, progress: bool,
-           log: Callable[[str], None] | None, extra: list[str], timeout: float | None) -> Path:
+           log: Callable[[str], None] | None, extra: list[str], timeout: float | None, shown: Path) -> Path:
+    """The report written into the empty folder ``out``; ``shown``: the folder it is for, as
+    the command to reproduce it names it."""
     started_at = datetime.now(timezone.utc)
     started = time.perf_counter()
     r = Report(spec.name, out, quick, seed, workers)
@@ -1002,8 +1018,8 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, 
     r.p("To reproduce it (the numbers depend on the game, the seed, `--quick` and the strategies given only, "
         "not on the number of workers or the machine):")
     given = f", strategies={extra!r}" if extra else ""
-    r.code(f"{_command(spec.name, out, quick, seed, extra)}\n# or, from Python:\n"
-           f"python -c \"from analyzer.report import build_report; build_report({spec.name!r}, {str(out)!r}, "
+    r.code(f"{_command(spec.name, shown, quick, seed, extra)}\n# or, from Python:\n"
+           f"python -c \"from analyzer.report import build_report; build_report({spec.name!r}, {str(shown)!r}, "
            f"quick={quick}, seed={seed}{given})\"")
     r.table("runs", pd.DataFrame(r.runs), "Every simulation behind this report, in order (all with the same seed)")
     r.blocks = r.blocks + body.blocks
@@ -1012,11 +1028,6 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, 
     findings.to_csv(out / TABLES / "findings.csv", index=False)
     r.tables["findings"] = out / TABLES / "findings.csv"
 
-    # files of an earlier report in the same folder that this one did not write
-    keep = {p.resolve() for p in [*r.figures, *r.tables.values()]}
-    for stale in [*(out / FIGURES).glob("*.png"), *(out / TABLES).glob("*.csv")]:
-        if stale.resolve() not in keep:
-            stale.unlink()
     md_path = out / MARKDOWN
     md_path.write_text(render_markdown(r.blocks), encoding="utf-8")
     (out / HTML).write_text(render_html(r.blocks, out, f"{spec.title} strategy report"), encoding="utf-8")

@@ -676,7 +676,18 @@ def test_a_report_stopped_by_ctrl_c_or_sigterm_writes_nothing(tmp_path, monkeypa
     monkeypatch.setattr(report, "run_arms", run_arms)
     with pytest.raises(KeyboardInterrupt):
         report.build_report("hearts2", tmp_path / "stopped", quick=True)
-    assert state["armed"] and not (tmp_path / "stopped").exists()
+    assert state["armed"] and list(tmp_path.iterdir()) == []  # nor the folder it was built in
+    # into a folder that holds an earlier report: that report is left whole, not partly replaced
+    earlier = tmp_path / "earlier"
+    (earlier / "figures").mkdir(parents=True)
+    (earlier / "figures" / "tournament.png").write_bytes(b"earlier figure")
+    (earlier / "report.md").write_text("earlier report")
+    state["armed"] = False
+    with pytest.raises(KeyboardInterrupt):
+        report.build_report("hearts2", earlier, quick=True)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
+        "earlier", "earlier/figures", "earlier/figures/tournament.png", "earlier/report.md"]
+    assert (earlier / "figures" / "tournament.png").read_bytes() == b"earlier figure"
 
 
 def test_unknown_game_and_bad_seed(tmp_path):
