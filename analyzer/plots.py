@@ -22,10 +22,17 @@ def win_rate_plot(summary, path: str | Path) -> None:
     ax.set_ylabel("win rate (share of games)")
     ax.set_title(f"{summary.game}: win rate by seat\n({summary.games:,} games, seed {summary.seed})", fontsize=10)
     ax.set_ylim(0, min(1.0, max(rate.max() * 1.35, 0.1)))
-    ax.legend(loc="upper right", fontsize=8)
     if len(labels) > 4:
         ax.tick_params(axis="x", labelrotation=30)
+    _legend_below(ax, lines_below=3 if len(labels) > 4 else 2)
     _save(fig, path)
+
+
+def _legend_below(ax, lines_below: int = 1) -> None:
+    """The legend under the axes and their ``lines_below`` lines of tick labels, where it
+    never hides a bar or an error bar (in the corner it covered a winning seat's)."""
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.05 - 0.07 * lines_below), ncol=2,
+              frameon=False)
 
 
 def _save(fig, path) -> None:
@@ -63,7 +70,7 @@ def comparison_plot(result, path: str | Path) -> None:
         ax.set_ylim(0, 1)
         ax.set_ylabel("share of wins on duplicate deals")
         ax.set_title(f"{result.game}: {names[0]} vs {names[1]}\n({result.games:,} deals, {p_text(row['p_value'])})")
-        ax.legend(loc="upper right", fontsize=8)
+        _legend_below(ax)
     else:
         import numpy as np
 
@@ -107,7 +114,7 @@ def variants_plot(study, path: str | Path) -> None:
     ax.set_ylabel("win rate (share of games)")
     ax.set_title(f"{study.game}: win rate by seat under each rule variant\n"
                  f"({study.games:,} games each, same random streams)", fontsize=10)
-    ax.legend(fontsize=8)
+    _legend_below(ax, lines_below=2)
     _save(fig, path)
 
 

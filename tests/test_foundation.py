@@ -623,3 +623,23 @@ def test_a_rule_value_is_an_integer_or_its_digits_never_rounded(tmp_path):
     job.write_text('[[run]]\nname = "h"\nkind = "simulate"\ngame = "hearts2"\ngames = 10\nrules = { target = 30.5 }\n')
     with pytest.raises(AnalyzerError, match="rule target takes an integer, not 30.5"):
         batch.load_job(job)
+
+
+def test_the_plots_legends_hide_no_bar(monkeypatch, tmp_path):
+    """The legend sat in the upper right corner, over a winning seat's bar and error bar
+    (simulate pitch10 --plot); it now sits under the axes and their tick labels."""
+    from analyzer import api, plots
+
+    drawn = []
+    monkeypatch.setattr(plots, "_save", lambda fig, path: drawn.append(fig))
+    plots.win_rate_plot(api.simulate("pitch10", games=200, seed=0, seats={0: "random"}), tmp_path / "w.png")
+    plots.comparison_plot(api.compare("hearts2", ["heuristic", "random"], games=50, seed=1), tmp_path / "c.png")
+    plots.variants_plot(api.variants("ninety-nine", [{"chips": 2}, {"chips": 4}], games=100, seed=1), tmp_path / "v.png")
+    for fig in drawn:
+        fig.tight_layout()
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        legend = ax.get_legend().get_window_extent()
+        ticks = [label.get_window_extent() for label in ax.get_xticklabels() if label.get_text()]
+        assert legend.y1 <= ax.get_window_extent().y0  # below the axes: over no bar
+        assert all(legend.y1 <= tick.y0 for tick in ticks)  # and under the tick labels
