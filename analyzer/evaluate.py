@@ -768,8 +768,9 @@ def _check_shape(path: str, events: list[dict[str, Any]], lines: list[int]) -> N
                 except CardError:
                     canonical = None
                 if canonical != card:
-                    raise AnalyzerError(f"record file {path}, line {n}: {card!r} is not a card as a record writes it"
-                                        + (f" ({canonical})" if canonical else "")[:300])
+                    written = f" ({canonical})" if canonical else ""
+                    raise AnalyzerError(f"record file {path}, line {n}: {card!r} is not a card as a record writes "
+                                        f"it{written}"[:300])
 
 
 def _strings_in(value: Any) -> list[str]:
@@ -777,7 +778,7 @@ def _strings_in(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
-        return [s for k, v in value.items() if k != "ev" for s in _strings_in(v) if isinstance(v, list)]
+        return [s for v in value.values() if isinstance(v, list) for s in _strings_in(v)]
     if isinstance(value, list):
         return [s for item in value for s in _strings_in(item)]
     return []

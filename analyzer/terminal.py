@@ -153,7 +153,7 @@ def render(frame, title: str | None = None, wide: bool = False, total: int | Non
     return "\n".join(lines)
 
 
-#: the longest text cell a table shows whole when it would not fit the terminal
+#: the longest user strategy name a table shows whole when it would not fit the terminal
 NAME_AT_MOST = 26
 
 
