@@ -76,7 +76,7 @@ def _leader_line(table: pd.DataFrame, unit: str, who: Callable[[pd.Series], str]
     if close:
         if len(close) == 1:
             names = f"{unit} {close[0][unit]}'s"
-        else:  # "seats 4, 1 and 5's", "those of 4 more seats": not "seat 4, seat 1, seat 5 ...'s"
+        else:  # "those of seats 4, 1 and 5", "... 4, 1, 5 and 2 more": not "seat 4, seat 1, seat 5 ...'s"
             named = [str(r[unit]) for r in close[:3]]
             more = len(close) - len(named)
             names = (f"those of {unit}s {', '.join(named[:-1])} and {named[-1]}" if not more else
