@@ -841,6 +841,9 @@ def review(
         _print_frame(_seats_in_points(result.tables["seats"]), "seats (losses in points of win probability)")
         for line in result.verdict().splitlines():
             _say(line)
+        if not result.complete:
+            _say("The record ends before the game does (no game_end event): its decisions were reviewed as far as "
+                 "it goes.")
         if result.unreviewed:
             done = len(result.tables["decisions"])
             _say(f"--total-time {total_seconds:g} s was up after {done} of {done + result.unreviewed} decisions: the "

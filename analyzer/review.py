@@ -75,13 +75,16 @@ class ReviewResult(Result):
     interrupted: bool = False
     #: decisions left unreviewed when ``total_seconds`` was up (0: every one reviewed)
     unreviewed: int = 0
+    #: whether the record holds the game to its end (a ``game_end`` event): a record cut
+    #: short is reviewed as far as it goes, and the output says so
+    complete: bool = True
     #: the reviewed game's record events (for the page; not in to_dict)
     events: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "record": self.record, "game_index": self.game_index, "seats": self.seats,
                 "rollout": self.rollout, "samples_per_decision": self.samples, "elapsed_s": round(self.elapsed, 3),
-                "interrupted": self.interrupted, "unreviewed": self.unreviewed}
+                "interrupted": self.interrupted, "unreviewed": self.unreviewed, "complete": self.complete}
 
     def costliest(self, k: int = 3) -> pd.DataFrame:
         t = self.tables["decisions"]
@@ -271,7 +274,7 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
     replay += [spec.describe(ev) or "" for ev in events[1:]]
     return ReviewResult(spec.name, record, game_index, chosen, rollout, samples, time.perf_counter() - started,
                         {"decisions": frame, "seats": _seat_totals(frame, chosen)}, replay, interrupted,
-                        unreviewed, events)
+                        unreviewed, any(e.get("ev") == "game_end" for e in events), events)
 
 
 def to_html(result: ReviewResult) -> str:

@@ -192,3 +192,16 @@ def test_a_decision_flagged_by_its_hand_outcome_alone_says_so():
     assert _flag_text(row) == " (flagged on the hand's outcome)"
     assert _flag_text({**row, "loss_win_se": 0.01}) == " (flagged)"
     assert _flag_text({**row, "flagged": False}) == ""
+
+
+def test_a_record_cut_short_is_reviewed_as_far_as_it_goes_and_the_output_says_so(record, tmp_path, cli):
+    lines = record.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:30]) + "\n")  # no hand_end, no game_end
+    result = api.review("hearts2", str(cut), samples=20, total_seconds=1e-9)
+    assert result.complete is False and result.to_dict()["complete"] is False
+    assert api.review("hearts2", str(record), samples=20, total_seconds=1e-9).complete
+    code, out, err = cli("review", "hearts2", "--record", str(cut), "--total-time", "1e-9")
+    assert code == 0, err
+    said = "The record ends before the game does (no game_end event): its decisions were reviewed as far as it goes."
+    assert said in " ".join(out.split())
