@@ -195,7 +195,8 @@ class EvaluationResult(Result):
         t = self.table
         row = t.loc[t["solved"].idxmax()]
         agree = "agrees" if row["option"] == t.iloc[0]["option"] else "differs"
-        return (f" With every card open (solved in {solver['samples']:,} of these worlds) {row['option']} is best: "
+        # samples, not worlds: over enumerated worlds each is solved twice (156 for 78 worlds)
+        return (f" With every card open (solved in {solver['samples']:,} of these samples) {row['option']} is best: "
                 f"{row['solved']:.2f} [{row['solved_lo']:.2f}, {row['solved_hi']:.2f}]; the solver {agree}.")
 
     def run_facts(self) -> dict[str, Any]:
