@@ -437,17 +437,13 @@ def compare(
     else:
         if seat:
             raise AnalyzerError("--seat is for variant studies; name the strategies to compare as arguments")
-        from analyzer.compare import FIRST_LOOK
-
         if not until_significant and (each_pair or first_look is not None):
             raise AnalyzerError(f"{'--each-pair' if each_pair else '--first-look'} goes with --until-significant "
                                 "(it sets when the sequential test looks)")
+        given = {k: v for k, v in (("alpha", alpha), ("first_look", first_look)) if v is not None}  # else compare's
         result = api.compare(game, list(strategy or []), games=n_games, seed=seed, players=players,
                              rules=grid[0], workers=workers, until_significant=until_significant,
-                             alpha=0.05 if alpha is None else alpha, progress=progress,
-                             first_look=FIRST_LOOK if first_look is None else first_look,
-                             each_pair=each_pair,
-                             timeout=timeout)
+                             progress=progress, each_pair=each_pair, timeout=timeout, **given)
         main_table = result.tables["pairs"]
     if csv:
         from analyzer.io import write_text
@@ -457,11 +453,11 @@ def compare(
         from analyzer import plots
 
         (plots.variants_plot if len(grid) > 1 else plots.comparison_plot)(result, plot)
+    from analyzer.terminal import count
+
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        from analyzer.terminal import count
-
         typer.echo(f"{result.game}: {count(result.games, 'deal')}, seed {result.seed}, {result.elapsed:.2f} s")
         if getattr(result, "stopped_early", False):
             typer.echo(f"stopped early: every difference decided at overall error rate {result.alpha}")
@@ -470,8 +466,6 @@ def compare(
         if hasattr(result, "verdict"):
             _say(result.verdict())
     if result.interrupted:
-        from analyzer.terminal import count
-
         raise typer.Exit(_say_interrupted(f"interrupted after {count(result.games, 'deal')}"))
 
 

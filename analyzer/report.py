@@ -863,8 +863,8 @@ def build_report(game: str, out: str | Path, quick: bool = False, seed: int = 20
     content) only, not on ``workers``. ``progress`` shows a bar during the long runs (for a
     terminal); ``log`` gets a line as each run starts and ends (the CLI writes them to stderr).
     ``timeout``: seconds a chunk of games may take (a given strategy stuck in a loop stops the
-    report with StrategyError); Ctrl-C or SIGTERM stops it too. A report stopped either way
-    writes nothing (the folder it made is removed).
+    report with StrategyError); Ctrl-C or SIGTERM stops it too. The report is built beside
+    ``out`` and moved in once whole: one stopped either way leaves ``out`` as it was.
     """
     from analyzer import api
     from analyzer import games as registry
@@ -929,34 +929,32 @@ def _given_strategies(spec, names: list[str], quick: bool) -> list[str]:
     players = spec.players(spec.resolve_rules(None))
     played_as = {_identity(spec, name) for name in played}
     given: list[str] = []
+    given_as: set[tuple] = set()
     for name in (n.strip() for n in names):
         api.setup(spec.name, players, [name] * players, None)  # a bad name or file: its one-line error
         same = _identity(spec, name)
         if same in played_as:
             raise AnalyzerError(f"--strategies {name}: the report plays it already")
-        if same in {_identity(spec, g) for g in given}:
+        if same in given_as:
             raise AnalyzerError(f"--strategies {name} is given twice")
         given.append(name)
+        given_as.add(same)
     return given
 
 
 def _identity(spec, name: str) -> tuple:
     """What a strategy plays, whatever its spelling: a built-in by its name and every
     parameter's value, the defaults included (``mc:k=8``, ``mc:k=08`` and
-    ``mc:base=heuristic,k=8`` are one strategy); a user strategy by its text."""
-    from analyzer.strategies import _is_user, parse_strategy
+    ``mc:base=heuristic,k=8`` are one strategy: each value as the kernel gets it,
+    strategies._param_value); a user strategy, or a user base, by its text."""
+    from analyzer.strategies import _is_user, _param_value, parse_strategy
 
     if _is_user(name) and name.partition(":")[0] not in spec.strategies:
         return ("user", name)
     seat = parse_strategy(spec, name)
-
-    def value(v: Any) -> Any:
-        try:
-            return int(str(v).strip())
-        except ValueError:
-            return str(v).strip()
-
-    return ("built-in", seat.builtin, tuple(sorted((k, value(v)) for k, v in seat.params.items())))
+    values = tuple(sorted((k, str(v).strip() if k == "base" and seat.base is not None
+                           else _param_value(spec, seat.builtin, k, v)) for k, v in seat.params.items()))
+    return ("built-in", seat.builtin, values)
 
 
 def _has_ladder(spec) -> bool:
@@ -1040,10 +1038,9 @@ def _tournament_sentence(pairs: pd.DataFrame) -> str:
     parts = []
     for _, row in pairs.iterrows():
         deals = int(row["deals"])
-        interval = (f"[{row['win_rate_lo']:.3f}, {row['win_rate_hi']:.3f}]" if deals >= MIN_N
-                    else f"(n < {MIN_N})")
-        parts.append(f"`{row['strategy']}` vs `{row['opponent']}`: {row['win_rate']:.3f} {interval} "
-                     f"over {deals:,} deals")
+        share = (interval_text(row["win_rate"], row["win_rate_lo"], row["win_rate_hi"]) if deals >= MIN_N
+                 else f"{row['win_rate']:.3f} (n < {MIN_N})")
+        parts.append(f"`{row['strategy']}` vs `{row['opponent']}`: {share} over {deals:,} deals")
     return "Tournament shares of wins (stronger first): " + "; ".join(parts) + "."
 
 

@@ -111,8 +111,12 @@ def _flag_text(row: dict[str, Any]) -> str:
     loss in the hand alone: its win interval, shown beside it, may reach zero."""
     if not row["flagged"]:
         return ""
-    on_win = row["loss_win"] > max(Z95 * row["loss_win_se"], 1e-9)
-    return " (flagged)" if on_win else " (flagged on the hand's outcome)"
+    return " (flagged)" if _beyond(row["loss_win"], row["loss_win_se"]) else " (flagged on the hand's outcome)"
+
+
+def _beyond(loss: float, se: float) -> bool:
+    """A loss beyond 1.96 of its standard errors: a mistake (any loss measured without error)."""
+    return bool(loss > max(Z95 * se, 1e-9))
 
 
 def _option_of(table: pd.DataFrame, option: str | None) -> pd.Series | None:
@@ -142,7 +146,7 @@ def _row(d: Decision, result) -> dict[str, Any]:
     loss_win, outcome = loss_win + 0.0, outcome + 0.0  # no -0.0
     # exact worlds with deterministic rollouts measure a loss without error: any loss counts;
     # a loss in the hand alone counts too (late in a decided game the win cannot move)
-    flagged = bool(loss_win > max(Z95 * loss_se, 1e-9) or outcome > max(Z95 * outcome_se, 1e-9))
+    flagged = _beyond(loss_win, loss_se) or _beyond(outcome, outcome_se)
     # the same win and hand outcome as the best on every sample: a tie, not a doubt
     tied = bool(not same and result.samples > 0 and loss_win == 0 and loss_se == 0 and outcome == 0
                 and outcome_se == 0)
