@@ -275,13 +275,13 @@ def proportion_interval(p: float, variance: float, n: float, z: float = Z95) -> 
     """A Wilson interval for a proportion estimated with ``variance`` from ``n`` draws that
     may be weighted or stratified: Wilson at the effective sample size p(1-p)/variance
     (Kish). Where that is undefined (p at 0 or 1, or no variance) it falls back to ``n``
-    plain draws, which a stratified or weighted design can only improve on, except for an
-    estimate without any variance at all (an exact answer), which is its own interval.
+    plain draws, which a stratified or weighted design can only improve on. A variance of 0
+    measured on a sample (every per-deal share 0.5 on 2 deals) is no certainty: it gets the
+    ``n`` draws' interval too, never one of zero width (an estimate known to be exact, such
+    as evaluate's over every world, is its caller's to give as its own interval).
     Always inside [0, 1]."""
     if not n > 0 or math.isnan(p):
         return (math.nan, math.nan)
-    if variance == 0.0 and 0.0 < p < 1.0:
-        return (p, p)
     n_eff = p * (1 - p) / variance if variance > 0 and 0.0 < p < 1.0 else n
     return wilson(p * n_eff, n_eff, z)
 

@@ -94,3 +94,25 @@ def test_one_value_has_no_interval_not_one_of_zero_width():
     mean, lo, hi = mean_interval(20.0, 400.0, 1)
     assert mean == 20.0 and math.isnan(lo) and math.isnan(hi)
     assert mean_interval(3.0, 5.0, 2) == (1.5, 1.5 - 1.959963984540054 * 0.5, 1.5 + 1.959963984540054 * 0.5)
+
+
+def _wilson_by_hand(k: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson's score interval, k successes of n, from its textbook formula."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def test_shares_without_spread_on_a_sample_get_the_plain_draws_interval_not_zero_width():
+    # compare's per-deal shares: 2 deals of one win each gave 0.500 [0.500, 0.500] (so did
+    # 48% of 2-deal comparisons of equal strategies, 3% of 10-deal ones)
+    from analyzer.stats import Moments, share_interval
+
+    for values, k in (([0.5] * 10, 5), ([0.75] * 4, 3), ([0.5, 0.5], 1)):
+        m = Moments()
+        m.add(np.array(values))
+        for mean, lo, hi in (m.proportion(), share_interval(values)):
+            want_lo, want_hi = _wilson_by_hand(k, len(values))
+            assert mean == k / len(values) and lo < mean < hi
+            assert abs(lo - want_lo) < 1e-12 and abs(hi - want_hi) < 1e-12, (values, lo, hi)
