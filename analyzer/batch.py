@@ -7,7 +7,7 @@ atomically under ``OUT/.chunks/<run key>/`` as soon as it is done. Running the s
 again skips the chunks already saved, so a job killed at any moment (SIGKILL included)
 resumes, and because chunk results are combined in chunk order the final files are
 identical, bit for bit, to an uninterrupted run's, whichever backend played the chunks.
-A run's key hashes its settings and the compiled sources: editing one run of the job file
+A run's key hashes its settings and every source file of the package: editing one run of the job file
 recomputes that run only.
 
 Backends: local (this process, every chunk split over ``--workers`` numba threads: one copy
@@ -39,6 +39,12 @@ from analyzer.supervise import note_folder
 
 KINDS = ("simulate", "compare", "review")
 DEFAULT_CHUNK = 100_000
+#: chunks of one run at most (each is a checkpoint file, each checked when the job starts)
+MAX_CHUNKS = 100_000
+#: games of one kernel call at most within a chunk: a chunk's rows are held while it plays,
+#: so a large ``chunk`` would cost memory in proportion (simulate sums are exact integers:
+#: the same whatever the calls)
+CALL_GAMES = 1 << 18
 RUN_KEYS = {"name", "kind", "game", "games", "seed", "players", "rules", "seats", "strategies", "chunk", "alpha",
             "records", "rollout", "samples"}
 #: the keys only a review run takes, and the ones it does not
@@ -74,7 +80,7 @@ class Run:
 
     @functools.cached_property
     def key(self) -> str:
-        """Hash of the settings and the compiled sources, fixed once per job (checkpoint folder)."""
+        """Hash of the settings and every source file of the package, fixed once per job (checkpoint folder)."""
         from analyzer.jit import source_hash
 
         settings = {k: v for k, v in asdict(self).items() if k != "sources"}
@@ -90,7 +96,34 @@ class Run:
 
             text += "".join(f"\n{u}={user_sources_hash(u)} {frozen_values_digest(user_strategy(u).function)}"
                             for u in users)
+        self.__dict__["_read"] = self._files_read()
         return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+    def _files_read(self) -> dict[Path, str]:
+        """The files the run reads as it plays (its records, its user strategies' files and
+        their local modules, as loaded when its key was taken), each with its SHA-256 now."""
+        from analyzer.strategies import _LOCAL, _USER
+
+        paths = [Path(p) for p, _ in self.targets]
+        for u in self.user_strategies():
+            own = Path(_USER.match(u)["path"])
+            paths += [own, *_LOCAL.get(str(own.resolve()), [])]
+        digests = {}
+        for path in dict.fromkeys(paths):
+            try:
+                digests[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+            except OSError:
+                digests[path] = ""
+        return digests
+
+    def changed_file(self) -> Path | None:
+        """A file the run reads as it plays that is no longer what it was when its key was
+        taken (edited while the job ran: what played since is not that key's), or None."""
+        before = self.__dict__.get("_read")
+        if before is None:
+            return None
+        now = self._files_read()
+        return next((path for path, digest in before.items() if now.get(path) != digest), None)
 
     def user_strategies(self) -> list[str]:
         """The user strategies (``file.py:function``) the run plays, in order, each once."""
@@ -182,6 +215,10 @@ def load_job(path: str | Path) -> list[Run]:
     defaults = data.get("defaults", {})
     if not isinstance(defaults, dict):
         raise AnalyzerError(f"job file {path}: [defaults] must be a table of run keys, not {defaults!r}")
+    for key in defaults:  # named here: the run its error would name has no such key
+        if key not in RUN_KEYS:
+            raise AnalyzerError(f"job file {path}, [defaults], key {key!r}: unknown key "
+                                f"(keys: {', '.join(sorted(RUN_KEYS))})")
     runs_data = data.get("run")
     if not isinstance(runs_data, list) or not runs_data:
         raise AnalyzerError(f"job file {path} has no runs: add [[run]] tables")
@@ -229,6 +266,9 @@ def _validate(index: int, entry: dict[str, Any]) -> Run:
     chunk = entry.get("chunk", DEFAULT_CHUNK)
     if not isinstance(chunk, int) or isinstance(chunk, bool) or chunk < 1:
         raise fail("chunk", f"must be a positive integer, not {chunk!r}")
+    if -(-games // chunk) > MAX_CHUNKS:
+        raise fail("chunk", f"{chunk:,} makes {-(-games // chunk):,} chunks of the run's {games:,} games; at most "
+                            f"{MAX_CHUNKS:,} (a checkpoint file each): give a larger chunk")
     seed = entry.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= api.MAX_SEED:
         raise fail("seed", f"must be an integer from 0 to 2**64-1, not {seed!r}")
@@ -252,6 +292,8 @@ def _validate(index: int, entry: dict[str, Any]) -> Run:
     for k, v in seats_raw.items():
         if not str(k).isdigit() or not isinstance(v, str):
             raise fail("seats", f'entries are SEAT = "strategy", not {k} = {v!r}')
+        if int(k) in seats:  # "0" and "00"
+            raise fail("seats", f"seat {int(k)} is given twice")
         seats[int(k)] = v
     strategies = entry.get("strategies", [])
     if not isinstance(strategies, list) or not all(isinstance(s, str) for s in strategies):
@@ -418,7 +460,7 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1, timeout: floa
         from analyzer.runner import run_games
 
         result = api._user_compile_guard(s, lambda: run_games(
-            s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=threads, chunk=count,
+            s.run_chunk, run.seed, count, s.params, s.strat, acc, workers=threads, chunk=min(count, CALL_GAMES),
             first_index=start, describe_error=s.describe_error, timeout=timeout))
         if result.interrupted or result.games != count:
             raise KeyboardInterrupt  # a partial chunk is never saved as done
@@ -428,7 +470,8 @@ def play_chunk(run: Run, start: int, count: int, threads: int = 1, timeout: floa
 
     t = Tournament(run.game, run.strategies, run.players, run.rules)
     done, _, interrupted = t.guard(lambda: run_arms(t.arms, run.seed, count, lambda done, rows: t.fold(rows) and False,
-                                                    workers=threads, first_index=start, chunk=count,
+                                                    workers=threads, first_index=start,
+                                                    chunk=min(count, CALL_GAMES),
                                                     timeout=timeout))
     if interrupted or done != count:
         raise KeyboardInterrupt  # a partial chunk is never saved as done
@@ -577,17 +620,20 @@ class Checkpoints:
 
         payload = pickle.dumps(value)
         target = self.path(run, start)
-        target.parent.mkdir(parents=True, exist_ok=True)
+        _folder(target.parent)
         with atomic_path(target) as tmp:
             tmp.write_bytes(self._header(run, start, count, payload) + b"\n" + payload)
 
     def _payload(self, run: Run, start: int, count: int) -> bytes | None:
         """The checked payload of a chunk's file, or None when it is missing or does not prove
         that it holds this chunk of this run."""
+        path = self.path(run, start)
         try:
-            data = self.path(run, start).read_bytes()
-        except (FileNotFoundError, IsADirectoryError):
+            data = path.read_bytes()
+        except FileNotFoundError:
             return None
+        except OSError as exc:  # a folder in its place, a file it may not read: not ours to remove
+            raise AnalyzerError(f"cannot read checkpoint {path}: {exc.strerror or exc}; remove it") from None
         header, _, payload = data.partition(b"\n")
         if header != self._header(run, start, count, payload):
             return None
@@ -602,7 +648,10 @@ class Checkpoints:
             return True
         self.warn(f"warning: checkpoint {path} does not match run {run.name!r}, chunk {start:,}+{count:,}: "
                   "playing that chunk again")
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise AnalyzerError(f"cannot remove checkpoint {path}: {exc.strerror or exc}") from None
         return False
 
     def load(self, run: Run, start: int, count: int) -> Any:
@@ -616,8 +665,12 @@ class Checkpoints:
         """Hold the folder's lock for the whole job: a second batch on the same folder is refused."""
         import fcntl
 
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / "lock", "a+") as handle:
+        _folder(self.root)
+        try:
+            handle = open(self.root / "lock", "a+")
+        except OSError as exc:
+            raise AnalyzerError(f"cannot use {self.root / 'lock'}: {exc.strerror or exc}") from None
+        with handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -627,6 +680,32 @@ class Checkpoints:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _folder(path: Path) -> Path:
+    """``path`` made a folder if it is not one (with its parents); an error in one line when
+    it cannot be (a file in its place, a read-only disk)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise AnalyzerError(f"cannot write in {path}: it exists and is not a folder") from None
+    except OSError as exc:
+        raise AnalyzerError(f"cannot write in {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def _check_outputs(runs: list[Run], out: Path) -> None:
+    """Refuse, before anything is played, an output that could not be written at the end: a
+    run's folder or a summary file whose name something else holds (a file, a folder)."""
+    from analyzer.io import check_writable
+
+    for run in runs:
+        folder = out / run.name
+        if folder.exists() and not folder.is_dir():
+            raise AnalyzerError(f"cannot write the tables of run {run.name!r} in {folder}: it exists and is "
+                                "not a folder")
+    for name in ("summary.csv", "summary.json"):
+        check_writable(out / name)
 
 
 def run_job(job: str | Path, out: str | Path, workers: int | None = None, scheduler: str | None = None,
@@ -667,6 +746,7 @@ def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | N
              progress: bool, warn, timeout: float | None) -> JobResult:
     store = Checkpoints(out, warn)
     with store.locked():
+        _check_outputs(runs, out)
         todo = [(run, start, count) for run in runs for start, count in run.chunks()
                 if not store.valid(run, start, count)]
         total = sum(len(run.chunks()) for run in runs)
@@ -711,9 +791,23 @@ def _local_execute(todo, store: Checkpoints, display, workers: int | None, done:
             result = play_chunk(run, start, count, threads, timeout)
         except (AnalyzerError, StrategyError) as exc:
             raise _in_run(run, start, count, exc) from None
+        _unchanged(run, start, count)
         store.save(run, start, count, result)
         done[0] += 1
         display.advance(run)
+
+
+def _unchanged(run: Run, start: int | None = None, count: int = 0) -> None:
+    """Refuse to save a chunk played after a file the run reads changed: it played this
+    process's new load of it (a user strategy's file is loaded again when its text changes),
+    under the key of the old text, and would be merged with chunks of the old one. (Without
+    ``start``: before a run's files travel to Dask workers.)"""
+    changed = run.changed_file()
+    if changed is None:
+        return
+    error = AnalyzerError(f"{changed} changed while the job ran{'' if start is None else ' (that chunk is not saved)'}: "
+                          "run the same command again to play the run with the file as it is now")
+    raise AnalyzerError(f"run {run.name!r}: {error}") if start is None else _in_run(run, start, count, error)
 
 
 def _in_run(run: "Run", start: int, count: int, exc: Exception) -> Exception:
@@ -748,6 +842,8 @@ def _dask_execute(todo, store: Checkpoints, display, scheduler: str | None, loca
         client.run(warm_worker, games)
         futures = {}
         travelling = {id(run): run.travelling() for run, _, _ in todo}  # user strategies' files go along
+        for run in {id(run): run for run, _, _ in todo}.values():  # what travels is what the key was taken of
+            _unchanged(run)
         for run, start, count in todo:
             future = client.submit(play_chunk_remote, travelling[id(run)], start, count, timeout, cluster is not None,
                                    key=f"{run.key}-{start}", retries=3, pure=False)
@@ -810,11 +906,15 @@ def _write_results(runs: list[Run], store: Checkpoints, out: Path) -> None:
     summary_rows, summary = [], {}
     for run in runs:
         result = finish_run(run, [store.load(run, start, count) for start, count in run.chunks()])
-        folder = out / run.name
-        folder.mkdir(exist_ok=True)
+        folder = _folder(out / run.name)
         for table_name, frame in result["tables"].items():
             with atomic_path(folder / f"{table_name}.parquet") as tmp:
                 frame.to_parquet(tmp, index=False)
+        for old in set(folder.glob("*.parquet")) - {folder / f"{t}.parquet" for t in result["tables"]}:
+            # a table of what the run was before (another kind or game under the same name):
+            # left there, it would read as this run's
+            with contextlib.suppress(OSError):
+                old.unlink()
         facts = {"name": run.name, "kind": run.kind, "game": run.game, "seed": run.seed,
                  **result["facts"]}
         summary[run.name] = {"run": asdict(run), **api._clean(facts),

@@ -472,11 +472,12 @@ def compare(
 @app.command()
 def batch(
     job: str = typer.Argument(..., help="Job file (TOML), see examples/jobs/.", metavar="JOB"),
-    out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints.", metavar="FILE"),
+    out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints.", metavar="DIR"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local threads (default: all cores).", metavar="N"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (user strategies' files travel with the job).", metavar="TEXT"),
     local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1.", metavar="N"),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a chunk of the job takes longer than T seconds (a strategy stuck in a loop).", metavar="T"),
+    as_json: bool = typer.Option(False, "--json", help="Print the result (the summary's rows, the chunk counts) as JSON.", metavar=""),
 ) -> None:
     """Run a job file of simulate, compare and review runs: resumable, exact, local or on Dask.
 
@@ -501,13 +502,18 @@ def batch(
         raise AnalyzerError("give either --scheduler or --local-cluster, not both")
     if local_cluster is not None and local_cluster < 1:
         raise AnalyzerError(f"--local-cluster takes a positive number of workers, not {local_cluster}")
+    if workers is not None and (scheduler or local_cluster):  # Dask workers play one thread each
+        raise AnalyzerError("--workers sets this process's threads: give it without --scheduler or --local-cluster")
     _check_timeout(timeout)
     try:
         result = api.batch(job, out, workers=workers, scheduler=scheduler, local_cluster=local_cluster,
-                           progress=sys.stderr.isatty(), warn=lambda text: typer.echo(text, err=True),
+                           progress=sys.stderr.isatty() and not as_json, warn=lambda text: typer.echo(text, err=True),
                            timeout=timeout)
     except JobInterrupted as exc:
         raise typer.Exit(_say_interrupted(str(exc))) from None
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+        return
     resumed = f", {result.chunks_done_before} were already done" if result.chunks_done_before else ""
     _say(f"{len(result.runs)} run(s), {result.chunks_total} chunk(s){resumed}; "
          f"{result.elapsed:.1f} s; results in {out}")

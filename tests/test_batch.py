@@ -196,6 +196,13 @@ def test_changing_one_run_recomputes_only_that_run(tmp_path):
     ("[[run]]\nkind = 'compare'\ngame = 'ninety-nine'\ngames = 10\nstrategies = ['random']\n", "key 'strategies': a compare run needs"),
     ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\n[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\nseed = 'abc'\n", "run 2, key 'seed'"),
     ("[[run]]\nname='a'\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\n[[run]]\nname='a'\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\n", "two runs are named 'a'"),
+    ("[defaults]\ncolour = 1\n[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\n",
+     "[defaults], key 'colour': unknown key"),   # not "run 1", which has no such key
+    ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 10\nseats = { 0 = 'random', 00 = 'heuristic' }\n",
+     "key 'seats': seat 0 is given twice"),
+    # 2**63-1 games in chunks of 5: refused at once (listing the chunks took for ever)
+    ("[[run]]\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 9223372036854775807\nchunk = 5\n",
+     "key 'chunk': 5 makes 1,844,674,407,370,955,162 chunks"),
     ("this is = = not toml", "not valid TOML"),
     ("[defaults]\nseed = 1\n", "has no runs"),
 ])
@@ -249,3 +256,89 @@ def test_search_strategies_in_a_batch_play_simulates_games_on_every_backend(tmp_
     plain = api.simulate("hearts2", games=24, seed=31, seats={0: "ismcts:iterations=30", 1: "pimc:k=2"},
                          rules={"target": 40}).tables["seats"]
     assert seats["wins"].tolist() == plain["wins"].tolist() and seats["wins"].sum() == 24
+
+
+TINY = "[[run]]\nname = 'r'\nkind = 'simulate'\ngame = 'ninety-nine'\ngames = 20\nchunk = 10\n"
+
+
+@pytest.mark.parametrize("where", ["run folder", "summary", ".chunks", "lock", "checkpoint"])
+def test_an_output_path_held_by_something_else_is_one_line_before_any_play(tmp_path, where):
+    """Each of these was a traceback (the run folder's only at the very end of the job)."""
+    job, out = write_job(tmp_path, TINY), tmp_path / "out"
+    out.mkdir()
+    run = batch.load_job(job)[0]
+    {"run folder": lambda: (out / "r").write_text("mine"),
+     "summary": lambda: (out / "summary.json").mkdir(),
+     ".chunks": lambda: (out / ".chunks").write_text(""),
+     "lock": lambda: (out / ".chunks" / "lock").mkdir(parents=True),
+     "checkpoint": lambda: batch.Checkpoints(out).path(run, 0).mkdir(parents=True)}[where]()
+    played = []
+    with pytest.raises(AnalyzerError) as info:
+        batch.run_job(job, out, workers=1, warn=played.append)
+    assert "\n" not in str(info.value) and ("not a folder" in str(info.value) or "is a folder" in str(info.value)
+                                            or "Is a directory" in str(info.value))
+    assert not list(out.rglob("*.pkl")) or where == "checkpoint"
+    assert not (out / "summary.csv").exists()
+
+
+def test_a_table_the_run_no_longer_makes_is_removed(tmp_path):
+    """A run renamed from simulate to compare: its folder held the simulate's tables too."""
+    compare = TINY.replace("'simulate'", "'compare'") + "strategies = ['heuristic', 'random']\n"
+    alone = tmp_path / "alone"
+    batch.run_job(write_job(tmp_path, compare), alone, workers=1)
+    out = tmp_path / "out"
+    batch.run_job(write_job(tmp_path, TINY), out, workers=1)
+    assert (out / "r" / "seats.parquet").exists()
+    batch.run_job(write_job(tmp_path, compare), out, workers=1)
+    assert sorted(p.name for p in (out / "r").iterdir()) == sorted(p.name for p in (alone / "r").iterdir())
+
+
+def test_a_strategy_file_edited_while_the_job_runs_saves_nothing_more(tmp_path, monkeypatch):
+    """The chunks after the edit played the new text (loaded again) under the old text's key:
+    merged with the chunks before, in one run's results (and found by later runs of the old text)."""
+    strategy = tmp_path / "mine.py"
+    strategy.write_text((Path(__file__).parent.parent / "examples" / "my_strategy.py").read_text())
+    job = write_job(tmp_path, TINY + f"seats = {{ 0 = '{strategy}:reckless' }}\n")
+    played = batch.play_chunk
+
+    def play_then_edit(run, start, count, *args):
+        result = played(run, start, count, *args)
+        strategy.write_text(strategy.read_text() + "\n# edited\n")
+        return result
+
+    monkeypatch.setattr(batch, "play_chunk", play_then_edit)
+    out = tmp_path / "out"
+    with pytest.raises(AnalyzerError) as info:
+        batch.run_job(job, out, workers=1)
+    assert str(info.value) == (f"run 'r', games 0 to 9: {strategy} changed while the job ran (that chunk is not "
+                               "saved): run the same command again to play the run with the file as it is now")
+    assert not list(out.rglob("*.pkl"))
+
+
+def test_a_large_chunk_is_played_in_bounded_calls_with_the_same_sums(monkeypatch):
+    """A chunk's rows are held while it plays: chunk = 10**8 would take gigabytes in one call."""
+    import numpy as np
+
+    from analyzer import runner
+
+    run = batch.Run(name="r", kind="simulate", game="ninety-nine", games=1000, seed=5, players=3, chunk=1000)
+    whole = batch.play_chunk(run, 0, 1000, 1)
+    sizes = []
+    call = runner.call_interruptibly
+    monkeypatch.setattr(runner, "call_interruptibly", lambda fn, *a, **k: sizes.append(a[4].shape[0]) or call(fn, *a, **k))
+    monkeypatch.setattr(batch, "CALL_GAMES", 300)
+    split = batch.play_chunk(run, 0, 1000, 1)
+    assert sorted(sizes) == [0, 100, 300, 300, 300]   # the empty warm-up call, then 1000 in calls of 300 at most
+    assert split.n == whole.n == 1000
+    assert np.array_equal(split.sums, whole.sums) and np.array_equal(split.wins, whole.wins)
+
+
+def test_cli_batch_refuses_workers_with_dask_and_prints_json(cli, tmp_path):
+    code, _, err = cli("batch", write_job(tmp_path, TINY), "--out", tmp_path / "o", "--local-cluster", "2",
+                       "--workers", "2")
+    assert code == 2 and err.startswith("error: --workers") and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+    code, out, _ = cli("batch", write_job(tmp_path, TINY), "--out", tmp_path / "o", "--workers", "1", "--json")
+    data = json.loads(out)   # the "(+1 column(s) with --wide or --json ...)" hint named an option batch lacked
+    assert code == 0 and data["chunks"] == 2 and [r["name"] for r in data["runs"]] == ["r"]
+    assert data["runs"][0]["games"] == 20
