@@ -131,9 +131,13 @@ class Comparison(Result):
     stopped_early: bool
     alpha: float
     tables: dict[str, pd.DataFrame]
+    #: the level each look's test is held to: alpha, or alpha / L with L sequential looks
+    level: float | None = None
 
     def verdict(self) -> str:
-        """One line per pair: who is stronger, by how much, how sure; the margin's sign."""
+        """One line per pair: who is stronger, by how much, how sure; the margin's sign. A
+        pairing is called only where its test is decided (``decided``: p below ``level``, not
+        below alpha, after sequential looks, else the overall error rate would pass alpha)."""
         from analyzer import games as registry
 
         spec = registry.get(self.game)
@@ -149,14 +153,17 @@ class Comparison(Result):
             def ends(lo: float, hi: float) -> str:  # one deal has no spread: no interval
                 return "(no interval from one deal)" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
 
-            if p < self.alpha:
+            level = self.alpha if self.level is None else self.level
+            if bool(row["decided"]) if "decided" in row else p < level:
                 strong, weak = (x, y) if share > 0.5 else (y, x)
                 s, lo, hi = (share, row["win_rate_lo"], row["win_rate_hi"]) if share > 0.5 else \
                     (1 - share, 1 - row["win_rate_hi"], 1 - row["win_rate_lo"])
                 text = f"{strong} is stronger than {weak}: {s:.3f} of the wins {ends(lo, hi)}, {sure}"
             else:
+                # after sequential looks a p under alpha can still be above the looks' level
+                at = f" (above {level:.2g}, the level of each sequential look)" if level <= p < self.alpha else ""
                 text = (f"{x} and {y} are not told apart: {x} takes {share:.3f} of the wins "
-                        f"{ends(row['win_rate_lo'], row['win_rate_hi'])}, {sure}")
+                        f"{ends(row['win_rate_lo'], row['win_rate_hi'])}, {sure}{at}")
             lines.append(text + f" ({count(row['deals'], 'deal')}).")
         direction = "fewer is better" if spec.lower_score_wins else "more is better"
         lines.append(f"score_margin: the strategy's final score minus the opponent's, per game ({direction} in "
@@ -166,7 +173,8 @@ class Comparison(Result):
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "rules": self.rules, "seed": self.seed, "strategies": self.strategies,
                 "deals": self.games, "elapsed_s": round(self.elapsed, 3), "interrupted": self.interrupted,
-                "stopped_early": self.stopped_early, "alpha": self.alpha}
+                "stopped_early": self.stopped_early, "alpha": self.alpha,
+                "level": self.alpha if self.level is None else self.level}
 
 
 def _looks(n_games: int, first: int = FIRST_LOOK) -> list[int]:
@@ -308,7 +316,7 @@ def compare(game: str, strategies: list[str], games: int = 10_000, seed: int = 0
         t.arms, seed, games, on_chunk, workers=workers, progress=progress, label=f"compare {game}",
         boundaries=looks if until_significant else None, timeout=timeout))
     return Comparison(t.base.spec.name, t.base.rules, seed, t.labels, done, elapsed, interrupted,
-                      state["stopped"], alpha, t.tables(level))
+                      state["stopped"], alpha, t.tables(level), level)
 
 
 def _labels(names: list[str]) -> list[str]:

@@ -238,3 +238,19 @@ def test_a_compare_interrupted_before_its_first_deal_says_so(monkeypatch):
     result = cmp.compare("ninety-nine", ["heuristic", "random"], games=100, seed=1, workers=1)
     assert result.interrupted and result.games == 0
     assert result.verdict().splitlines()[0] == "heuristic and random: no deal played."
+
+
+def test_after_sequential_looks_the_verdict_calls_only_a_decided_pairing():
+    # a run that never stopped early ends with p = 0.02: under alpha = 0.05 but above the
+    # level of each of its 8 looks (0.05 / 8); calling it "stronger" raised the rate of a wrong
+    # call under equal strength from 0.04 to 0.08 (simulated, 100,000 deals from 1,000)
+    row = {"strategy": "heuristic", "opponent": "random", "win_rate": 0.52, "win_rate_lo": 0.503,
+           "win_rate_hi": 0.537, "deals": 100_000, "p_value": 0.02, "decided": False}
+    result = cmp.Comparison("hearts2", {}, 0, ["heuristic", "random"], 100_000, 1.0, False, False, 0.05,
+                            {"pairs": pd.DataFrame([row])}, 0.05 / 8)
+    first = result.verdict().splitlines()[0]
+    assert first.startswith("heuristic and random are not told apart") and f"above {0.05 / 8:.2g}," in first, first
+    assert result.to_dict()["level"] == 0.05 / 8
+    decided = cmp.Comparison("hearts2", {}, 0, ["heuristic", "random"], 100_000, 1.0, False, True, 0.05,
+                             {"pairs": pd.DataFrame([{**row, "p_value": 0.001, "decided": True}])}, 0.05 / 8)
+    assert decided.verdict().startswith("heuristic is stronger than random: 0.520 of the wins")
