@@ -792,3 +792,34 @@ def test_the_tournament_sentence_states_no_interval_of_fewer_than_min_n_deals():
     assert report._tournament_sentence(pairs) == (
         f"Tournament shares of wins (stronger first): `heuristic` vs `random`: 0.938 (n < {report.MIN_N}) over 24 "
         "deals; `mc:k=8` vs `random`: 0.950 [0.910, 0.970] over 400 deals.")
+
+
+def test_hearts2_first_lead_margin_is_the_first_leaders_one_row_per_hand():
+    # the margin's cells also took every row (the followers' margins, sign turned, came first
+    # and made the finding: "the first leader scores -0.92 ... (negative: an advantage)" where
+    # the leader took 0.92 points more a hand)
+    from analyzer import api
+    from analyzer.games.hearts2 import study as hearts
+
+    records = api.play("hearts2", seed=11, games=6, seats=["heuristic", "heuristic"])
+    margins = []  # by hand from the events: the seat of the hand's first decision leads
+    for game in records:
+        leader = None
+        for e in game:
+            if e["ev"] == "deal":
+                leader = None
+            elif e["ev"] == "decide" and leader is None:
+                leader = int(e["seat"])
+            elif e["ev"] == "hand_end":
+                margins.append(float(e["points"][leader]) - float(e["points"][1 - leader]))
+    cells = {"lead": report.Cells("first_lead", {"points": ("points", "mean")})}
+    margin = report.Cells("first_lead", {"lead_margin": ("lead_margin", "mean")})
+    hearts.reduce_games(records, 0, cells, margin)
+    table = margin.table()
+    assert len(table) == 1 and bool(table["first_lead"].iloc[0]) and table["n"].iloc[0] == len(margins)
+    assert table["lead_margin"].iloc[0] == pytest.approx(sum(margins) / len(margins))
+    row = {"n": 100, "lead_margin": 0.9, "lead_margin_lo": 0.8, "lead_margin_hi": 1.0}
+    assert "leading first costs points" in hearts.lead_finding(row)
+    assert "no clear effect" in hearts.lead_finding({**row, "lead_margin_lo": -0.1})
+    assert "leading first helps" in hearts.lead_finding({**row, "lead_margin": -0.9, "lead_margin_lo": -1.0,
+                                                          "lead_margin_hi": -0.8})

@@ -129,13 +129,28 @@ def _qs_section(r, spec, rules: dict[str, Any]) -> None:
                               "deals).", took, "with"))
 
 
+def lead_finding(row: dict[str, Any]) -> str | None:
+    """The first-lead sentence from the first leader's margin row, its verdict only where the
+    interval leaves out no difference (fewer points is better)."""
+    if row["lead_margin_hi"] < 0:
+        verdict = "leading first helps"
+    elif row["lead_margin_lo"] > 0:
+        verdict = "leading first costs points"
+    else:
+        verdict = "no clear effect either way"
+    return rp.finding_text("Per hand, the first leader scores {value} points relative to the follower (fewer is "
+                           f"better: {verdict}; {{n}} hands).", row, "lead_margin", fmt="{:+.2f}")
+
+
 def is_heart(card: str) -> bool:
     return SUIT_OF[parse_card(card)] == HEARTS
 
 
 def reduce_games(games: list[list[dict[str, Any]]], first: int, cells: dict[str, rp.Cells],
-                 lead_diff: list[float]) -> None:
-    """Per (hand, seat): hearts dealt, where QS was, first leader, points, moon, QS taken."""
+                 margin: rp.Cells | None = None) -> None:
+    """Per (hand, seat): hearts dealt, where QS was, first leader, points, moon, QS taken, into
+    each of ``cells``; the first leader's rows alone (one per hand: its points minus the
+    follower's) into ``margin``."""
     rows = []
     for g, game in enumerate(games, start=first):
         hands: list[list[str]] = []
@@ -161,8 +176,8 @@ def reduce_games(games: list[list[dict[str, Any]]], first: int, cells: dict[str,
     frame = pd.DataFrame(rows)
     for cell in cells.values():
         cell.add(frame)
-    if len(frame):
-        cells["margin"].add(frame[frame["first_lead"]])
+    if len(frame) and margin is not None:
+        margin.add(frame[frame["first_lead"]])
 
 
 def build(r, spec, rules: dict[str, Any]) -> None:
@@ -173,8 +188,10 @@ def build(r, spec, rules: dict[str, Any]) -> None:
         "hearts": rp.Cells("hearts_held", {"points": ("points", "mean"), "took_qs": ("took_qs", "prop"),
                                            "moon": ("moon", "prop")}),
     }
-    cells["margin"] = rp.Cells("first_lead", {"lead_margin": ("lead_margin", "mean")})
-    r.records("study", s.records, lambda games, first: reduce_games(games, first, cells, []))
+    # the first leader's margin, one row per hand (it was one of ``cells``, so it also got every
+    # row: the followers' margins, the sign turned, came first and made the finding)
+    margins = rp.Cells("first_lead", {"lead_margin": ("lead_margin", "mean")})
+    r.records("study", s.records, lambda games, first: reduce_games(games, first, cells, margins))
     r.p(f"Per-hand facts from the records of {s.records:,} games of `heuristic` players, clustered by game; moon "
         "rates from simulations of each pairing.")
 
@@ -220,14 +237,13 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     lead.insert(0, "role", lead["first_lead"].map({True: "leads the first trick", False: "follows"}))
     r.table("first_lead", lead.drop(columns="first_lead"), "Points per hand for the player who leads the first "
             "trick (holder of the lowest club) and the other", method="observed per hand; clustered by game")
-    margin = cells["margin"].table()
+    margin = margins.table()
     if len(margin):
         row = margin.iloc[0].to_dict()
         r.table("first_lead_margin", margin.drop(columns="first_lead"), "Per hand, the first leader's points "
                 "minus the follower's (negative: leading first is an advantage)",
                 method="paired within the hand; clustered by game")
-        r.finding(rp.finding_text("Per hand, the first leader scores {value} points relative to the follower "
-                                  "(negative: an advantage; {n} hands).", row, "lead_margin", fmt="{:+.2f}"))
+        r.finding(lead_finding(row))
     path = plots.bars(lead, "role", "points", f"{spec.title}: points per hand by first lead\n(heuristic)",
                       "role in the first trick", "points per hand (mean)", r.fig_path("first_lead"),
                       colours=plots.PALETTE[:2], legend=list(lead["role"]))
