@@ -50,6 +50,9 @@ RUN_KEYS = {"name", "kind", "game", "games", "seed", "players", "rules", "seats"
 #: the keys only a review run takes, and the ones it does not
 REVIEW_KEYS = {"records", "rollout", "samples"}
 NOT_REVIEW_KEYS = {"players", "rules", "strategies", "alpha"}
+#: the keys a review run takes in another sense (recorded games, not simulated ones; a list of
+#: seats): from its own table only, not from [defaults]
+REVIEW_OWN_KEYS = {"games", "chunk", "seats"}
 
 
 @dataclass
@@ -225,12 +228,21 @@ def load_job(path: str | Path) -> list[Run]:
     for i, entry in enumerate(runs_data, start=1):
         if not isinstance(entry, dict):
             raise AnalyzerError(f"job file {path}: run {i} must be a [[run]] table, not {entry!r}"[:200])
-    runs = [_validate(i, {**defaults, **entry}) for i, entry in enumerate(runs_data, start=1)]
+    runs = [_validate(i, _with_defaults(defaults, entry)) for i, entry in enumerate(runs_data, start=1)]
     names = [r.name for r in runs]
     for name in names:
         if names.count(name) > 1:
             raise AnalyzerError(f"job file {path}: two runs are named {name!r}")
     return runs
+
+
+def _with_defaults(defaults: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """A run's table with the [defaults] it takes: a key of [defaults] applies to the runs
+    that take it in its sense (a simulate's ``chunk = 50000`` made a review run one chunk of
+    every recorded game; its ``players`` refused the review run)."""
+    review = entry.get("kind", defaults.get("kind")) == "review"
+    skip = NOT_REVIEW_KEYS | REVIEW_OWN_KEYS if review else REVIEW_KEYS
+    return {**{k: v for k, v in defaults.items() if k not in skip}, **entry}
 
 
 def _validate(index: int, entry: dict[str, Any]) -> Run:

@@ -142,3 +142,17 @@ def test_seats_of_a_review_run_are_a_list_and_review_keys_belong_to_review_runs(
     job.write_text('[[run]]\nkind = "simulate"\ngame = "hearts2"\ngames = 10\nsamples = 5\n')
     with pytest.raises(AnalyzerError, match="key 'samples': only a review run takes it"):
         batch.load_job(job)
+
+
+def test_defaults_apply_to_the_runs_that_take_them_in_their_sense(tmp_path):
+    """A simulate's [defaults] (games, chunk in simulated games, a seats table, players) made
+    the review run one chunk of all its games, or refused it; review's samples refused the
+    simulate run."""
+    job = tmp_path / "job.toml"
+    job.write_text(f'[defaults]\nseed = 9\ngames = 500\nchunk = 50000\nplayers = 2\nseats = {{ 0 = "random" }}\n'
+                   f'samples = 40\n[[run]]\nname = "sim"\nkind = "simulate"\ngame = "hearts2"\n'
+                   f'[[run]]\nname = "rev"\nkind = "review"\ngame = "hearts2"\nrecords = "{GOLDEN}"\n')
+    sim, rev = batch.load_job(job)
+    assert (sim.seed, sim.games, sim.chunk, sim.players, sim.seats) == (9, 500, 50000, 2, {0: "random"})
+    assert (rev.seed, rev.games, rev.chunk, rev.review_seats, rev.samples) == (9, 2, 1, [], 40)
+    assert rev.chunks() == [(0, 1), (1, 1)]   # one checkpoint per recorded game, as documented
