@@ -459,13 +459,14 @@ def _write_once(target: Path, text: str) -> None:
 
 def play_chunk(run: Run, start: int, count: int, threads: int = 1, timeout: float | None = None) -> Any:
     """Play one chunk of a run (on ``threads`` numba threads); returns its exact, mergeable sums.
-    ``timeout``: a simulate or compare chunk taking longer raises StrategyError."""
+    ``timeout``: a kernel call of a simulate or compare chunk (all of it, up to CALL_GAMES
+    games), or a round of samples of a review's decision, taking longer raises StrategyError."""
     from analyzer import api
     from analyzer.stats import Accumulator
 
     run = run.landed()
     if run.kind == "review":
-        return _review_chunk(run, start, count, threads)
+        return _review_chunk(run, start, count, threads, timeout)
     if run.kind == "simulate":
         s = api.setup(run.game, run.players, run.seats, run.rules)
         acc = Accumulator(s.spec.columns(s.rules), s.spec.players(s.rules), s.spec.ratio_pairs(s.rules))
@@ -527,7 +528,7 @@ def play_chunk_remote(run: Run, start: int, count: int, timeout: float | None = 
         return ChunkFailure(type(exc), message, get_worker().address if kernel_left_running() else None)
 
 
-def _review_chunk(run: Run, start: int, count: int, threads: int) -> Any:
+def _review_chunk(run: Run, start: int, count: int, threads: int, timeout: float | None = None) -> Any:
     """Review recorded games ``start .. start + count - 1`` of the run: their decisions' rows
     (review.review's table) with the record file and game index in front."""
     import pandas as pd
@@ -537,7 +538,7 @@ def _review_chunk(run: Run, start: int, count: int, threads: int) -> Any:
     frames = []
     for record, index in run.targets[start:start + count]:
         result = review(run.game, record, index, run.review_seats or None, rollout=run.rollout,
-                        samples=run.samples, seed=run.seed, workers=threads)
+                        samples=run.samples, seed=run.seed, workers=threads, timeout=timeout)
         if result.interrupted:
             raise KeyboardInterrupt  # a partial chunk is never saved as done
         frame = result.tables["decisions"]
@@ -724,8 +725,9 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
             local_cluster: int | None = None, progress: bool = False, warn=None,
             timeout: float | None = None) -> JobResult:
     """Run (or resume) every run of ``job``; results go to ``out``. ``timeout``: a chunk of a
-    simulate or compare run taking longer stops the job with StrategyError (its compiling
-    not counted), keeping the chunks that finished.
+    simulate or compare run (each part of CALL_GAMES games of a larger one), or a round of
+    samples of a review run's decision, taking longer stops the job with StrategyError (its
+    compiling not counted), keeping the chunks that finished.
 
     Interrupted (Ctrl-C, SIGTERM), it keeps the chunks that finished and raises
     :class:`JobInterrupted`, writing no result files; running it again resumes.

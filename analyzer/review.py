@@ -222,7 +222,8 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
            rollout: Any = "heuristic", samples: int = 2000, seconds: float | None = None,
            total_seconds: float | None = None, seed: int = 0, workers: int | None = None,
            confidence: float = 0.95, exact_limit: int | None = None, infer: bool = True,
-           progress: bool = False, on_decision: Callable[[int, int], None] | None = None) -> ReviewResult:
+           progress: bool = False, on_decision: Callable[[int, int], None] | None = None,
+           timeout: float | None = None) -> ReviewResult:
     """Review the decisions of ``seats`` (default: all) in game ``game_index`` of ``record``.
 
     ``samples`` and ``seconds`` are each decision's budget, as in evaluate; ``total_seconds``
@@ -230,7 +231,8 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
     once it is spent the decisions left are not reviewed (``unreviewed``; a decision
     evaluated plays at least its first round of samples, whatever its share, so the review
     ends within about one decision's round of the cap). ``on_decision(done, total)`` is
-    called after each decision (progress)."""
+    called after each decision (progress). ``timeout``: evaluate's, for each decision (a
+    rollout strategy stuck in a loop stops the review with StrategyError)."""
     from analyzer import api
     from analyzer import games as registry
     from analyzer.evaluate import _read_record
@@ -251,6 +253,8 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
                                "confidence": confidence, "infer": infer}
     if exact_limit is not None:
         options["exact_limit"] = exact_limit
+    if timeout is not None:
+        options["timeout"] = timeout
     started, rows, interrupted, unreviewed = time.perf_counter(), [], False, 0
     try:
         for k, d in enumerate(todo):

@@ -156,3 +156,18 @@ def test_defaults_apply_to_the_runs_that_take_them_in_their_sense(tmp_path):
     assert (sim.seed, sim.games, sim.chunk, sim.players, sim.seats) == (9, 500, 50000, 2, {0: "random"})
     assert (rev.seed, rev.games, rev.chunk, rev.review_seats, rev.samples) == (9, 2, 1, [], 40)
     assert rev.chunks() == [(0, 1), (1, 1)]   # one checkpoint per recorded game, as documented
+
+
+def test_timeout_reaches_every_evaluation_of_a_review_run(tmp_path, monkeypatch):
+    """--timeout stopped simulate and compare chunks only: a review run's rollout stuck in a
+    loop hung the job."""
+    from analyzer import api
+    from analyzer.errors import StrategyError
+
+    def evaluate(*args, timeout=None, **options):
+        raise StrategyError(f"evaluated with timeout {timeout}")
+
+    monkeypatch.setattr(api, "evaluate", evaluate)
+    with pytest.raises(StrategyError) as info:
+        batch.run_job(_job(tmp_path, str(GOLDEN)), tmp_path / "out", workers=1, timeout=7.5)
+    assert str(info.value) == "run 'rev', game 0: evaluated with timeout 7.5"
