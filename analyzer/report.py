@@ -50,7 +50,7 @@ import pandas as pd
 from analyzer import report_plots as plots
 from analyzer.errors import AnalyzerError
 from analyzer.runner import run_arms
-from analyzer.stats import Z95, flags_interval, proportion_interval, sample_mean_interval
+from analyzer.stats import Z95, clusters_at_most, flags_interval, proportion_interval, sample_mean_interval
 from analyzer.supervise import note_folder
 
 FIGURES, TABLES = "figures", "tables"
@@ -130,7 +130,11 @@ def _cluster_variance(sums: np.ndarray, counts: np.ndarray, mean: float) -> floa
 def clustered_interval(sums: np.ndarray, counts: np.ndarray, kind: str, low: float = -math.inf,
                        high: float = math.inf) -> tuple[float, float, float]:
     """Mean of per-cluster sums with its 95% interval: Wilson at the effective sample size for
-    a proportion (``kind == "prop"``, inside [0, 1]), else normal clipped to [low, high]."""
+    a proportion (``kind == "prop"``, inside [0, 1]), else normal clipped to [low, high]. A
+    proportion at exactly 0 or 1 (or without spread between clusters) has no effective size
+    of its own: it gets Wilson at the effective number of clusters
+    (``stats.clusters_at_most``), never at the observations (their cluster may share one
+    outcome)."""
     sums, counts = np.asarray(sums, dtype=float), np.asarray(counts, dtype=float)
     n = float(counts.sum())
     if n <= 0:
@@ -140,7 +144,7 @@ def clustered_interval(sums: np.ndarray, counts: np.ndarray, kind: str, low: flo
     if not math.isfinite(var):
         return (mean, math.nan, math.nan)
     if kind == "prop":
-        lo, hi = proportion_interval(mean, var, n)
+        lo, hi = proportion_interval(mean, var, clusters_at_most(n, float((counts * counts).sum())))
         return (mean, lo, hi)
     half = Z95 * math.sqrt(var)
     return (mean, max(low, mean - half), min(high, mean + half))

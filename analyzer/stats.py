@@ -62,12 +62,26 @@ def ratio_share_interval(num: float, den: float, num_sq: float, den_sq: float, c
     """A share of two per-game sums (hands with a moon among hands played: never above 1)
     with a Wilson interval at the effective sample size of the clustered estimate
     (``proportion_interval`` with the delta-method variance): inside [0, 1] even for a
-    rare event, where the symmetric delta interval would reach below 0."""
+    rare event, where the symmetric delta interval would reach below 0. Where that size is
+    undefined (a share of exactly 0 or 1, or no spread between games) it is Wilson at the
+    effective number of games ``clusters_at_most(den, den_sq)``, not at the hands: the hands
+    of a game may all go one way (0 moons in 15,264 hands of 3,957 games is an upper bound
+    near 0.001, not 0.00025)."""
     if n <= 1 or den == 0:
         return (math.nan, math.nan, math.nan)
     r, var = _ratio_variance(num, den, num_sq, den_sq, cross, n)
-    lo, hi = proportion_interval(r, var, den, z)
+    lo, hi = proportion_interval(r, var, clusters_at_most(den, den_sq), z)
     return (r, lo, hi)
+
+
+def clusters_at_most(total: float, total_sq: float) -> float:
+    """The effective number of clusters of sizes m_c (``total`` = sum m_c, ``total_sq`` =
+    sum m_c^2): Kish's (sum m_c)^2 / sum m_c^2, the number of clusters when they are of one
+    size, fewer when their sizes differ. It is the effective sample size of a share whose
+    observations agree within every cluster (the largest design effect a clustered share can
+    have), so a Wilson interval at it is honest whatever the correlation within clusters:
+    the size a clustered share at 0 or 1 (whose variance says nothing) gets. 0 for none."""
+    return total * total / total_sq if total_sq > 0 else 0.0
 
 
 def normal_p_value(z: float) -> float:

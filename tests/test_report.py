@@ -723,6 +723,15 @@ def test_interval_helpers():
     _, lo_c, hi_c = report.clustered_interval(y, n, "prop")
     _, lo_i, hi_i = report.prop_ci([1, 1, 1, 0, 0, 0])
     assert hi_c - lo_c > hi_i - lo_i
+    # a clustered share of exactly 0 or 1 (no spread to size it by): Wilson at the clusters
+    # (Kish's (sum m)^2 / sum m^2 for unequal ones), by the textbook formula, not at the observations
+    z = 1.959963984540054
+    for counts in (np.full(40, 5.0), np.array([2.0, 8.0] * 20)):
+        k = counts.sum() ** 2 / (counts ** 2).sum()
+        upper = z * z / (k + z * z)  # Wilson's upper end at 0 successes of k
+        assert report.clustered_interval(np.zeros(40), counts, "prop") == (0.0, 0.0, pytest.approx(upper, abs=1e-12))
+        p, lo, hi = report.clustered_interval(counts, counts, "prop")
+        assert (p, hi) == (1.0, 1.0) and lo == pytest.approx(1 - upper, abs=1e-12)
     # a clustered difference by hand: a - b per cluster, by the linearised variance
     d, lo, hi = report.clustered_difference([2, 4, 6], [1, 1, 1], [1, 1, 1], [1, 1, 1])
     diffs = np.array([1.0, 3.0, 5.0])

@@ -116,3 +116,19 @@ def test_shares_without_spread_on_a_sample_get_the_plain_draws_interval_not_zero
             want_lo, want_hi = _wilson_by_hand(k, len(values))
             assert mean == k / len(values) and lo < mean < hi
             assert abs(lo - want_lo) < 1e-12 and abs(hi - want_hi) < 1e-12, (values, lo, hi)
+
+
+def test_a_clustered_share_of_nothing_or_everything_counts_games_not_hands():
+    # 0 moons (or every hand a moon) in 400 games of 8 hands: nothing says the hands of a game
+    # are independent, so the interval is Wilson at the 400 games (textbook formula), not at
+    # the 3,200 hands (upper end 0.0012 where 400 games give 0.0095)
+    hands = np.full(400, 8)
+    for events, k in ((np.zeros(400), 0), (hands.copy(), 400)):
+        r, lo, hi = ratio_share_interval(*_sums(events, hands))
+        want_lo, want_hi = _wilson_by_hand(k, 400)
+        assert r == k / 400 and abs(lo - max(want_lo, 0.0)) < 1e-12 and abs(hi - min(want_hi, 1.0)) < 1e-12
+    # games of unequal sizes (1 and 9 hands): Kish's effective number of games, (sum m)^2 / sum m^2
+    hands = np.array([1, 9] * 100)
+    r, lo, hi = ratio_share_interval(*_sums(np.zeros(200), hands))
+    games = 1000.0 ** 2 / (100 * 1 + 100 * 81)
+    assert abs(games - 121.95) < 0.01 and abs(hi - _wilson_by_hand(0, games)[1]) < 1e-12
