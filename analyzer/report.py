@@ -318,17 +318,6 @@ def grouped(frame: pd.DataFrame, by: list[str] | str, measures: dict[str, tuple[
     return table.drop(columns="clusters") if cluster is None and "clusters" in table else table
 
 
-def shares_from_ratios(frame: pd.DataFrame, column: str, n: int) -> pd.DataFrame:
-    """A share given with a normal (delta-method) interval, which can leave [0, 1] near 0 or 1,
-    re-expressed as a Wilson interval at its effective sample size (same standard error)."""
-    frame = frame.copy()
-    for i, (p, lo, hi) in enumerate(zip(frame[column], frame[column + "_lo"], frame[column + "_hi"])):
-        if all(_is_number(x) for x in (p, lo, hi)):
-            se = (hi - lo) / (2 * Z95)
-            frame.loc[frame.index[i], [column + "_lo", column + "_hi"]] = proportion_interval(float(p), se * se, n)
-    return frame
-
-
 def enough(frame: pd.DataFrame, count: str = "n") -> pd.DataFrame:
     """The rows of a table with at least MIN_N observations (what figures and findings use)."""
     return frame[frame[count] >= MIN_N] if count in frame.columns else frame

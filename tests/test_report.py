@@ -832,3 +832,28 @@ def test_hearts2_first_lead_margin_is_the_first_leaders_one_row_per_hand():
     assert "no clear effect" in hearts.lead_finding({**row, "lead_margin_lo": -0.1})
     assert "leading first helps" in hearts.lead_finding({**row, "lead_margin": -0.9, "lead_margin_lo": -1.0,
                                                           "lead_margin_hi": -0.8})
+
+
+def test_hearts2_moon_rate_is_one_clustered_wilson_interval(tmp_path_factory, tmp_path):
+    """The moon table holds the simulation's share as it comes (a Wilson interval at the
+    effective number of hands of the per-game counts, once), recomputed here from the
+    simulation's per-game rows: the report once turned that interval's width back into a
+    standard error and applied Wilson a second time."""
+    from analyzer import api
+
+    out, _ = quick_report("hearts2", tmp_path_factory)
+    moon = pd.read_csv(out / "tables" / "moon_rate.csv").set_index(["pairing", "seat"])
+    api.simulate("hearts2", games=report.QUICK.simulate, seed=SEED, seats=["heuristic", "random"], workers=1,
+                 out=str(tmp_path / "rows.csv"))
+    rows = pd.read_csv(tmp_path / "rows.csv")
+    z = 1.959963984540054
+    for seat in (0, 1):
+        x, m = rows[f"moons_{seat}"].to_numpy(float), rows["hands"].to_numpy(float)
+        k = len(x)
+        p = x.sum() / m.sum()
+        var = ((x - p * m) ** 2).sum() / (k - 1) / k / m.mean() ** 2  # delta method, games as clusters
+        n = p * (1 - p) / var  # effective number of hands
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+        got = moon.loc[("heuristic vs random", seat), ["moon_rate", "moon_rate_lo", "moon_rate_hi"]]
+        assert tuple(got) == pytest.approx((p, centre - half, centre + half), rel=1e-9)

@@ -202,7 +202,6 @@ def build(r, spec, rules: dict[str, Any]) -> None:
         table = sm.tables["seats"]
         if "moon_rate" not in table.columns:
             continue
-        table = rp.shares_from_ratios(table, "moon_rate", sm.hands)
         for _, row in table.iterrows():
             rows.append({"pairing": " vs ".join(seats), "seat": int(row["seat"]), "strategy": row["strategy"],
                          "games": int(row["games"]), "hands": sm.hands, "n": sm.hands, "moon_rate": row["moon_rate"],

@@ -417,7 +417,8 @@ def build(r, spec, rules: dict[str, Any]) -> None:
 
     sm = r.simulate("study", s.simulate)
     if "bids" in sm.tables:
-        bids = rp.shares_from_ratios(sm.tables["bids"], "share", sm.hands)
+        bids = sm.tables["bids"].copy()
         bids["n"] = bids["hands"]
         r.table("bids", bids, f"Bids and make rates over {sm.games:,} simulated games (heuristic)",
-                method="simulation counts; the share of hands is a Wilson interval at the effective sample size")
+                method="simulation counts; the share of hands and the make rate are Wilson intervals at the effective "
+                       "sample size of the per-game counts (clustered by game)")
