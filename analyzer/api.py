@@ -181,7 +181,9 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
     except NotAMove as exc:
         raise StrategyError(f"user strategy {names} {exc}") from None
     except NumbaError as exc:
-        raise StrategyError(f"user strategy {names} failed to compile: {condense_numba_error(exc)}") from None
+        said = condense_numba_error(exc)  # "returns a string ('K'), ...": said of the strategy
+        raise StrategyError(f"user strategy {names} {'' if said.startswith('returns ') else 'failed to compile: '}"
+                            f"{said}") from None
     except Exception as exc:  # noqa: BLE001  (what user code can raise; the rest is raised again)
         cause = exc.__cause__ or exc.__context__ or exc
         if isinstance(exc, (AnalyzerError, StrategyError)) or not _raised_by_user_code(cause):
@@ -241,18 +243,67 @@ def _traced(call: Callable[[], Any]) -> Any:
 
 
 def condense_numba_error(exc: BaseException) -> str:
-    """numba's many-line typing error reduced to its first line that says what is wrong."""
+    """numba's many-line typing error reduced to the line that says what is wrong (in a
+    strategy's terms where the cause is a common one: a return that is not a move, a global
+    list, a write to a module's array, a plain Python function called), with the place in the
+    user's file that numba names."""
     import re
+    from pathlib import Path
 
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+    lines = [line.strip() for line in text.splitlines()]
     noise = ("Failed in ", "During:", "File ", "Resolution failure", "- Resolution", "This error", "^",
              "Rewrite", "[1]", "[2]", "Known", "Of which", "For more", "See ", "Please", "<")
-    for raw in str(exc).splitlines():
-        line = re.sub(r"\x1b\[[0-9;]*m", "", raw).strip()
+    said = None
+    for line in lines:  # a common cause, wherever numba says it
         if line.startswith("No conversion from none to"):  # its return value typed as None
             return "it returns no move: no path reaches a return of one of legal[:n]"
+        returned = re.match(r"No conversion from (.+) to int64 for '\$\w*return_value", line)
+        if returned:  # the slot casts the strategy's result to a move: said of the strategy
+            return f"returns {_numba_type_said(returned.group(1))}, not an integer move (one of legal[:n])"
+        if "Cannot modify readonly array" in line:
+            said = ("writes to a read-only array: numba compiles an array of the module's in as a "
+                    "constant (a strategy keeps nothing between decisions; write to a local array)")
+            break
+        reflected = re.search(r"reflected (list|set)\(.*assigned to variable '(\w+)' in globals", line)
+        if reflected:
+            said = (f"reads the global {reflected.group(1)} {reflected.group(2)!r}, which numba cannot "
+                    "compile in: make it a tuple (or a numpy array)")
+            break
+    for i, line in enumerate(lines if said is None else []):  # else its first line that says something
         if line and not line.startswith(noise):
-            return line[:200]
-    return type(exc).__name__
+            said = line
+            if line.endswith("found for signature:"):  # the signature is on a line of its own
+                said += " " + next((x.lstrip("> ") for x in lines[i + 1:] if x.startswith(">>>")), "")
+            elif re.search(r"Cannot determine Numba type of <class '(function|type)'>", line):
+                said += " (a plain Python function or class: a strategy calls only @njit functions)"
+            said = said[:200]
+            break
+    if said is None:
+        return type(exc).__name__
+    # where: the first place numba names (the innermost), in a file of the user's (not the
+    # analyzer's slot that calls the strategy, nor an installed library)
+    for place in re.finditer(r'File "([^"]+)", line (\d+)', text):
+        name = Path(place.group(1)).name
+        if not place.group(1).startswith("<") and "site-packages" not in place.group(1) \
+                and name not in ("slot_counted.py", "slot_plain.py"):
+            return f"{said} ({name}, line {place.group(2)})"
+    return said
+
+
+def _numba_type_said(name: str) -> str:
+    """A numba type a strategy returned, as a user would say it (``Literal[str](K)``: a
+    string ('K'))."""
+    import re
+
+    literal = re.fullmatch(r"Literal\[str\]\((.*)\)", name)
+    if literal:
+        return f"a string ({literal.group(1)!r})"
+    if name in ("unicode_type", "str"):
+        return "a string"
+    if name.startswith(("Tuple(", "UniTuple(")):
+        return f"a tuple {name[name.index('('):]}"
+    return name
 
 
 # ---- simulate ----------------------------------------------------------------------------

@@ -302,6 +302,32 @@ def test_a_strategy_that_does_not_always_return_a_move(cli, tmp_path, name, mess
     assert code == 3 and message in _one_line(err) and not csv.exists()
 
 
+@pytest.mark.parametrize("source, message", [
+    # was "failed to compile: No conversion from Literal[str](K) to int64 for '$42return_value.8', defined at None"
+    ("@njit\ndef f(view, legal, n, rng):\n    return 'K'",
+     "returns a string ('K'), not an integer move (one of legal[:n])"),
+    # was cut at 200 characters, mid-word, naming no remedy
+    ("PREFS = [7, 2]\n\n@njit\ndef f(view, legal, n, rng):\n    for p in PREFS:\n        return p\n    return legal[0]",
+     "failed to compile: reads the global list 'PREFS', which numba cannot compile in: make it a tuple "
+     "(or a numpy array) (s.py, line 7)"),
+    # was "No implementation of function Function(<built-in function setitem>) found for signature:"
+    ("import numpy as np\nSEEN = np.zeros(4, dtype=np.int64)\n\n@njit\ndef bump():\n    SEEN[0] += 1\n\n"
+     "@njit\ndef f(view, legal, n, rng):\n    bump()\n    return legal[0]",
+     "failed to compile: writes to a read-only array: numba compiles an array of the module's in as a "
+     "constant (a strategy keeps nothing between decisions; write to a local array) (s.py, line 8)"),
+    ("def helper(legal):\n    return legal[0]\n\n@njit\ndef f(view, legal, n, rng):\n    return helper(legal)",
+     "failed to compile: Untyped global name 'helper': Cannot determine Numba type of <class 'function'> "
+     "(a plain Python function or class: a strategy calls only @njit functions) (s.py, line 8)"),
+])
+def test_a_compile_error_is_said_in_a_strategys_terms_with_its_line(tmp_path, source, message):
+    """numba's many lines reduced to the cause a new user meets, and the line of their file."""
+    path = tmp_path / "s.py"
+    path.write_text("from numba import njit\n\n" + source + "\n")
+    with pytest.raises(StrategyError) as caught:
+        api.simulate("ninety-nine", games=5, seats={0: f"{path}:f"}, workers=1)
+    assert str(caught.value) == f"user strategy {path}:f {message}"
+
+
 def test_compare_with_a_syntax_error(cli, tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from numba import njit\n@njit\ndef f(view, legal, n, rng)\n    return legal[0]\n")
