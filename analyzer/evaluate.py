@@ -76,6 +76,9 @@ class Worlds:
     # sample start + j played in world (start + j) % W instead of a sampled one
     solve: Callable[[int, int, np.ndarray, int, int], np.ndarray] | None = None
     # like Evaluation.solve, in those worlds
+    #: False while the rules will still draw cards whose order no world fixes (Two-Ten-Jack's
+    #: stock): a play of a world is then random even with deterministic rollouts
+    future_fixed: bool = True
 
 
 @dataclass
@@ -294,7 +297,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
         if ev.worlds is not None:
             ev.worlds = _guarded_worlds(spec, user_labels, ev.worlds)
     groups = option_groups(ev)
-    plan = _Plan(ev, groups, samples, confidence, exact_limit)
+    plan = _Plan(ev, groups, samples, confidence, exact_limit, all(_draws_nothing(spec, c) for c in chosen))
     solving = method == "solve"
     if solving and plan.solve is None:
         why = ev.solve_refusal or f"it does not value this decision ({ev.description})"
@@ -335,7 +338,8 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
             if best_p.max() >= confidence:
                 stopped = f"separated: P(best) {best_p.max():.3f} >= {confidence}"
                 break
-            if precision is not None and all(h <= precision for i in active for h in _half_widths(stats, i, ev)):
+            if precision is not None and all(h <= precision for i in active
+                                             for h in _half_widths(stats, i, ev, plan.exact)):
                 stopped = f"precision: every proportion interval within +-{precision}"
                 break
             if seconds is not None and time.perf_counter() - started >= seconds:
@@ -424,10 +428,16 @@ class _Plan:
     and the racing threshold that keeps racing's error rate at RACE_ALPHA over every look."""
 
     def __init__(self, ev: Evaluation, groups: list[list[int]], samples: int, confidence: float,
-                 exact_limit: int) -> None:
+                 exact_limit: int, deterministic: bool = False) -> None:
         self.groups = groups
         self.confidence = confidence
         self.worlds = ev.worlds(exact_limit) if ev.worlds is not None and exact_limit > 0 and len(groups) > 1 else None
+        fixed = self.worlds is not None and self.worlds.future_fixed
+        #: a play of a world can end only one way: a column without variance is then exact
+        #: (for the solver's values: no stock order left to draw; for the rollouts: nor a
+        #: rollout strategy that draws). Otherwise plays that happened to end alike are samples.
+        self.exact_solves = fixed
+        self.exact = fixed and deterministic
         if self.worlds is not None:
             w = len(self.worlds.weights)
             # every round plays every world equally often, at least twice (a within-world variance)
@@ -518,20 +528,22 @@ def _prob_best_active(stats: OptionStats, active: list[int], ev: Evaluation) -> 
     return prob_best(means, math.sqrt(float(np.mean(np.square(ses)))))
 
 
-def _half_widths(stats: OptionStats, i: int, ev: Evaluation) -> list[float]:
+def _half_widths(stats: OptionStats, i: int, ev: Evaluation, exact: bool) -> list[float]:
     """Half-widths of the option's proportion intervals (what --precision looks at: the
     win, and the hand outcome when it is a yes/no)."""
     cols = [1, 0] if ev.outcome_binary else [1]
-    return [(hi - lo) / 2 for lo, hi in (_interval(stats, i, col, True) for col in cols)]
+    return [(hi - lo) / 2 for lo, hi in (_interval(stats, i, col, True, exact) for col in cols)]
 
 
-def _interval(stats: OptionStats, i: int, col: int, proportion: bool) -> tuple[float, float]:
-    """95% interval of option i's column: Wilson for proportions, normal otherwise. Over the
-    listed worlds an estimate without variance is exact (each world played at least twice,
-    every play of each ended alike): its own interval, also at 0 or 1, where Wilson would
-    treat the samples as draws (docs/evaluate.md)."""
+def _interval(stats: OptionStats, i: int, col: int, proportion: bool, exact: bool) -> tuple[float, float]:
+    """95% interval of option i's column: Wilson for proportions, normal otherwise. ``exact``:
+    the samples are the listed worlds and a play of a world can end only one way
+    (_Plan.exact); an estimate without variance (each world played at least twice, every
+    play of each ended alike) is then exact: its own interval, also at 0 or 1, where Wilson
+    would treat the samples as draws (docs/evaluate.md). Without ``exact``, plays that
+    ended alike may have done so by chance: the usual interval."""
     m, v = stats.mean_var(i, col)
-    if stats.worlds and v == 0.0:
+    if exact and stats.worlds and v == 0.0:
         return m, m
     if proportion:
         return proportion_interval(m, v, stats.samples(i))
@@ -543,9 +555,9 @@ def _result(game: str, position: dict[str, Any], ev: Evaluation, plan: _Plan, st
             active: list[int], done: int, started: float, stopped: str,
             tables_extra: dict[str, pd.DataFrame], solved: OptionStats | None = None,
             played: str | None = None) -> EvaluationResult:
-    table, ranked_by = _table(ev, plan.groups, stats, active)
+    table, ranked_by = _table(ev, plan.groups, stats, active, plan.exact)
     if solved is not None and solved.samples(0) > 0:
-        table = _with_solver(table, ev, plan.groups, solved)
+        table = _with_solver(table, ev, plan.groups, solved, plan.exact_solves)
     facts: dict[str, Any] = {"method": plan.method if done else "nothing to sample", "ranked_by": ranked_by, "looks": plan.looks,
                              "race_z": round(plan.race_z, 3), "race_alpha": RACE_ALPHA,
                              "description": ev.description, "seat": ev.seat, "confidence": plan.confidence,
@@ -574,7 +586,7 @@ def _played_option(spec, ev: Evaluation, groups: list[list[int]], played: str | 
 
 
 def _table(ev: Evaluation, groups: list[list[int]], stats: OptionStats,
-           active: list[int]) -> tuple[pd.DataFrame, str]:
+           active: list[int], exact: bool = False) -> tuple[pd.DataFrame, str]:
     """The ranked options: the kept ones by the ranking column (win, then the hand outcome),
     then the dropped ones the same way. P(best) is 0 for a dropped option: it was dropped
     at a difference of more than race_z standard errors (P(best) < RACE_ALPHA)."""
@@ -587,10 +599,10 @@ def _table(ev: Evaluation, groups: list[list[int]], stats: OptionStats,
     for g in range(k):
         row: dict[str, Any] = {"option": "/".join(ev.names[i] for i in groups[g]), "samples": stats.samples(g)}
         m, _ = stats.mean_var(g, 0)
-        lo, hi = _interval(stats, g, 0, ev.outcome_binary)
+        lo, hi = _interval(stats, g, 0, ev.outcome_binary, exact)
         row[ev.outcome], row[ev.outcome + "_lo"], row[ev.outcome + "_hi"] = m, lo, hi
         w, _ = stats.mean_var(g, 1)
-        row["win"], (row["win_lo"], row["win_hi"]) = w, _interval(stats, g, 1, True)
+        row["win"], (row["win_lo"], row["win_hi"]) = w, _interval(stats, g, 1, True, exact)
         row["p_best"] = float(p_active[active.index(g)]) if g in active else 0.0
         row["dropped"] = g not in active
         rows.append(row)
@@ -608,7 +620,8 @@ def _table(ev: Evaluation, groups: list[list[int]], stats: OptionStats,
     return frame, ("win" if col == 1 else ev.outcome)
 
 
-def _with_solver(table: pd.DataFrame, ev: Evaluation, groups: list[list[int]], solved: OptionStats) -> pd.DataFrame:
+def _with_solver(table: pd.DataFrame, ev: Evaluation, groups: list[list[int]], solved: OptionStats,
+                 exact: bool) -> pd.DataFrame:
     """The table with the solver's columns: ``solved`` (mean exact value, every card open),
     its 95% normal interval, and the paired difference to the option the solver rates best
     (``solved_diff``, ``solved_diff_se``), over the same worlds."""
@@ -617,11 +630,58 @@ def _with_solver(table: pd.DataFrame, ev: Evaluation, groups: list[list[int]], s
     top = int(np.argmax(means))
     extra = {}
     for g, name in enumerate(names):
-        lo, hi = _interval(solved, g, 0, False)
+        lo, hi = _interval(solved, g, 0, False, exact)
         d, se = solved.diff(g, top, 0)
         extra[name] = {"solved": means[g], "solved_lo": lo + 0.0, "solved_hi": hi + 0.0, "solved_diff": d + 0.0,
                        "solved_diff_se": se}
     return table.join(pd.DataFrame([extra[o] for o in table["option"]], index=table.index))
+
+
+def _draws_nothing(spec, choice) -> bool:
+    """Whether a seat's rollout strategy draws no random number (its move a function of what
+    it sees): a built-in the game declares deterministic (``StrategyInfo.deterministic``),
+    or a user strategy whose code never reads its ``rng`` argument nor ``random`` (what it
+    calls is looked through, but for the analyzer's own helpers). Search strategies draw."""
+    if choice.function is not None:
+        function = getattr(choice.function.function, "py_func", choice.function.function)
+        return _code_draws_nothing(function, set())
+    info = spec.strategies.get(choice.builtin or "")
+    return bool(info is not None and info.deterministic and choice.base is None)
+
+
+def _code_draws_nothing(function: Callable, seen: set[int], strategy: bool = True) -> bool:
+    """``_draws_nothing`` of a user function: the strategy's ``rng`` (its fourth argument)
+    never read, no name ``random`` (``np.random``), and the same (but ``rng``: a stream
+    passed on is read first) of every function of the user's that it calls."""
+    import dis
+    import types
+
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return False
+    if id(code) in seen:
+        return True
+    seen.add(id(code))
+    rng = code.co_varnames[3] if strategy and code.co_argcount >= 4 else None
+    codes = [code]
+    while codes:
+        c = codes.pop()
+        codes.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        if "random" in c.co_names:
+            return False
+        if rng is not None and any(i.opname.startswith(("LOAD_FAST", "LOAD_DEREF"))  # 3.12+: LOAD_FAST_LOAD_FAST
+                                   and rng in (i.argval if isinstance(i.argval, tuple) else (i.argval,))
+                                   for i in dis.get_instructions(c)):
+            return False
+        found = [getattr(function, "__globals__", {}).get(name) for name in c.co_names]
+        for module in [v for v in found if isinstance(v, types.ModuleType)]:  # tools.pick(...)
+            found += [getattr(module, name, None) for name in c.co_names]
+        for value in found:
+            called = getattr(value, "py_func", value)
+            if (isinstance(called, types.FunctionType) and not called.__module__.startswith("analyzer.")
+                    and not _code_draws_nothing(called, seen, strategy=False)):
+                return False
+    return True
 
 
 def option_groups(ev: Evaluation) -> list[list[int]]:

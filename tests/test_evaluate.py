@@ -49,12 +49,18 @@ def test_option_stats_stratified_weighs_worlds_and_keeps_only_the_within_world_s
     for i in range(2):
         m, v = stats.mean_var(i, 1)
         assert m == pytest.approx(exact[i]) and v == pytest.approx(0.0)
-    # over the listed worlds a variance of 0 is exactness: evaluate gives the estimate as its
-    # own interval (proportion_interval, for sampled data, would not: a sample's 0 is no proof)
+    # over the listed worlds, when a play of a world can end only one way (deterministic
+    # rollouts, no stock order left: evaluate's _Plan.exact), a variance of 0 is exactness:
+    # evaluate gives the estimate as its own interval. Otherwise plays that ended alike may
+    # have done so by chance: the interval of 60 draws, as for sampled data
     from analyzer.evaluate import _interval
 
-    lo, hi = _interval(stats, 0, 1, True)
+    lo, hi = _interval(stats, 0, 1, True, exact=True)
     assert lo == hi == pytest.approx(exact[0])
+    lo, hi = _interval(stats, 0, 1, True, exact=False)
+    z, p = 1.959964, exact[0]  # Wilson's interval by its textbook formula
+    centre, half = (p + z * z / 120) / (1 + z * z / 60), z / (1 + z * z / 60) * math.sqrt(p * (1 - p) / 60 + z * z / 14400)
+    assert (lo, hi) == pytest.approx((centre - half, centre + half), abs=1e-5)
 
 
 def test_option_stats_importance_weights_equal_the_weighted_formulas():
@@ -426,3 +432,47 @@ def test_a_record_saved_with_a_byte_order_mark_is_read(tmp_path):
     path = tmp_path / "bom.jsonl"
     path.write_text(records.to_jsonl(api.play("hearts2", seed=7)), encoding="utf-8-sig")  # as some editors save
     assert api.evaluate("hearts2", record=str(path), at=8, samples=20).position["seat"] in (0, 1)
+
+
+def _uses_numpy_random(view, legal, n, rng):
+    return legal[np.random.randint(n)]
+
+
+def _calls_a_helper_that_draws(view, legal, n, rng):
+    return _uses_numpy_random(view, legal, n, None)
+
+
+def _reads_its_stream(view, legal, n, rng):
+    return legal[rng[0] % n]
+
+
+def _first(view, legal, n, rng, margin=3):
+    return legal[0] if n < margin else legal[n - 1]
+
+
+def test_exactness_over_worlds_needs_rollouts_that_draw_nothing():
+    """evaluate calls a column without variance over the listed worlds exact only when no
+    rollout strategy draws (_Plan.exact): built-ins by their declaration, a user strategy by
+    its code (its rng never read, no numpy.random, nor in a function of its own it calls)."""
+    from analyzer import games
+    from analyzer.evaluate import _draws_nothing
+    from analyzer.strategies import SeatStrategy, UserStrategy, parse_strategy
+
+    spec = games.get("hearts2")
+    assert _draws_nothing(spec, parse_strategy(spec, "heuristic"))
+    for name in ("random", "mc", "mc:k=4,base=heuristic", "pimc", "ismcts"):
+        assert not _draws_nothing(spec, parse_strategy(spec, name)), name
+    user = {f: _draws_nothing(spec, SeatStrategy(f.__name__, function=UserStrategy(f)))
+            for f in (_first, _reads_its_stream, _uses_numpy_random, _calls_a_helper_that_draws)}
+    assert user == {_first: True, _reads_its_stream: False, _uses_numpy_random: False,
+                    _calls_a_helper_that_draws: False}
+    import types
+
+    module = types.ModuleType("user_tools")  # a helper reached through a module: tools.pick(...)
+    module.pick = _uses_numpy_random
+
+    def _through_a_module(view, legal, n, rng):
+        return user_tools.pick(view, legal, n, None)  # noqa: F821 - found in the globals below
+
+    through = types.FunctionType(_through_a_module.__code__, {"user_tools": module})
+    assert not _draws_nothing(spec, SeatStrategy("through", function=UserStrategy(through)))

@@ -766,6 +766,31 @@ def test_stock_gone_other_hand_is_exactly_the_unseen_cards():
         assert cards(work[7][pos.seat]) == sorted(hands[pos.seat])
 
 
+def test_worlds_leave_the_stock_order_to_chance_while_the_stock_lasts():
+    """evaluate calls a column without variance exact only when every play of a world can end
+    one way (evaluate._Plan.exact): while the stock lasts, a world (the other hand) leaves
+    the stock's order to chance."""
+    from analyzer.strategies import resolve_seats, strategy_array
+
+    events = random_record(5, 0)
+    rules = SPEC.resolve_rules({}, None)
+    strat, _ = strategy_array(SPEC, resolve_seats(SPEC, 2, ["heuristic", "heuristic"]))
+    stock, n, seen = 0, 0, {}
+    for ev in events[1:]:  # the stock left, replayed from the record: 40 at a deal, less the draws
+        if ev["ev"] == "deal":
+            stock = 52 - sum(len(h) for h in ev["hands"])
+        elif ev["ev"] == "trick":
+            stock -= len(ev["draws"])
+        elif ev["ev"] == "decide":
+            n += 1
+            if stock <= 4 and n % 2:
+                worlds = SPEC.evaluation(rules, SPEC.position_from_record(events, n), strat).worlds(10 ** 6)
+                if worlds is not None:
+                    assert worlds.future_fixed == (stock == 0), (n, stock)
+                    seen[stock > 0] = seen.get(stock > 0, 0) + 1
+    assert seen.get(True, 0) >= 2 and seen.get(False, 0) >= 10, seen
+
+
 def test_position_from_record_round_trip_and_knowledge_never_excludes_the_truth():
     checked = 0
     for index, seats in ((0, ("random", "random")), (1, ("heuristic", "random")), (2, ("heuristic", "heuristic"))):

@@ -104,6 +104,9 @@ class StrategyInfo:
     params: dict[str, int] = field(default_factory=dict)  # name -> default
     #: name -> (lowest, highest) for a number parameter narrower than 1..strategies.MAX_PARAM
     limits: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: draws no random number: its move is a function of what the seat sees (evaluate's
+    #: enumerated worlds are then exact when every play of a world ends alike)
+    deterministic: bool = False
 
 
 @dataclass

@@ -330,7 +330,7 @@ SPEC = Hearts2Spec(
     strategies={
         "random": StrategyInfo(0, "uniform over the legal cards"),
         "heuristic": StrategyInfo(1, "ducks under the opponent's card, sheds QS when void, leads low in short "
-                                     "suits, stops a moon by taking a point"),
+                                     "suits, stops a moon by taking a point", deterministic=True),
         "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards (voids respected), each card rolled "
                               "out to the end of the hand with the base strategy; plays the card that takes "
                               "the fewest points", {"k": 32, "base": "heuristic"}),

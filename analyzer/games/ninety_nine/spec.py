@@ -382,7 +382,7 @@ SPEC = NinetyNineSpec(
     ],
     strategies={
         "random": StrategyInfo(0, "uniform over the legal moves"),
-        "heuristic": StrategyInfo(1, "keeps its escapes (K 4 9 T), pushes the total up to 88, stays clear of 99"),
+        "heuristic": StrategyInfo(1, "keeps its escapes (K 4 9 T), pushes the total up to 88, stays clear of 99", deterministic=True),
         "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards, each move rolled out with the base "
                               "strategy for `rounds` rounds (1000: the whole game), then the chip state valued as "
                               "a share of the game; leaves the base's move only for a clearly better one",

@@ -788,7 +788,7 @@ SPEC = Pitch10Spec(
         "heuristic": StrategyInfo(1, "bids a hand evaluation of its best suit, names it, gives the rest to a "
                                      "partner short of trumps, discards non-point trumps, captures and protects "
                                      "points (partner: the partner's expected share in tenths of a point)",
-                                  {"partner": DEFAULT_PARTNER_SHARE}),
+                                  {"partner": DEFAULT_PARTNER_SHARE}, deterministic=True),
         "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards, each legal move rolled out to the end "
                               "of the hand with the base strategy; plays the best mean score change of its team "
                               "minus the other team's", {"k": 32, "base": "heuristic"}),

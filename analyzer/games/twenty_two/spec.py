@@ -534,7 +534,7 @@ SPEC = TwentyTwoSpec(
         "random": StrategyInfo(st.RANDOM, "uniform over the legal moves (discards included)"),
         "heuristic": StrategyInfo(st.HEURISTIC, "discards T-A to fish for low cards, leads its highest rank, "
                                                 "sheds high cards when they beat, keeps its lowest card for the "
-                                                "final trick"),
+                                                "final trick", deterministic=True),
         "mc": StrategyInfo(st.MC, "Monte Carlo: K samples of the hidden cards, each candidate move rolled out "
                                   "to the end of the hand with the base strategy; plays the move that takes "
                                   "the fewest final-trick points", {"k": 32, "base": "heuristic"}),

@@ -195,7 +195,9 @@ class TwoTenJackSpec(GameSpec):
             if found is None:
                 return None
             hands, weights = found
-            return Worlds(weights=weights, run=play(hands), solve=solver(hands))
+            # while the stock lasts, a world (the other hand) leaves the stock's order to chance
+            stock_left = bin(pos.unseen).count("1") > cards_held(ws, 1 - seat)
+            return Worlds(weights=weights, run=play(hands), solve=solver(hands), future_fixed=not stock_left)
 
         return Evaluation(seat=seat, options=pos.options, names=[move_token(m) for m in pos.options],
                           outcome="points", outcome_binary=False, run=play(no_worlds),
@@ -498,7 +500,7 @@ SPEC = TwoTenJackSpec(
     strategies={
         "random": StrategyInfo(0, "uniform over the legal moves"),
         "heuristic": StrategyInfo(1, "wins tricks holding +5 cards, dumps/avoids the -5 clubs, saves AS and "
-                                     "trumps while the stock lasts"),
+                                     "trumps while the stock lasts", deterministic=True),
         "mc": StrategyInfo(2, "Monte Carlo: K samples of the hidden cards (voids respected), each move rolled "
                               "out to the end of the round with the base strategy; plays the move with the "
                               "most points", {"k": 32, "base": "heuristic"}),
