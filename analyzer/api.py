@@ -17,7 +17,7 @@ import pandas as pd
 
 from analyzer import games as registry
 from analyzer import records
-from analyzer.errors import AnalyzerError, StrategyError
+from analyzer.errors import AnalyzerError, StrategyError, StrategyTimeout
 from analyzer.games.base import GameSpec
 from analyzer.io import RowWriter
 from analyzer.runner import run_games
@@ -178,6 +178,9 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
     names = ", ".join(dict.fromkeys(labels))
     try:
         return _traced(call)
+    except StrategyTimeout as exc:  # the strategies a loop would be in: the user's (built-ins end)
+        who = f"user strateg{'ies' if len(dict.fromkeys(labels)) > 1 else 'y'} {names}"
+        raise StrategyTimeout(str(exc).replace("a strategy may be stuck", f"{who} may be stuck", 1)) from None
     except NotAMove as exc:
         raise StrategyError(f"user strategy {names} {exc}") from None
     except NumbaError as exc:

@@ -1043,7 +1043,7 @@ def main() -> None:
         typer.echo(f"error: {_one_line(exc)}", err=True)
         sys.exit(2)
     except StrategyError as exc:
-        typer.echo(f"error: {_one_line(exc)}", err=True)
+        typer.echo(f"error: {_one_line(_named_if_stuck(exc))}", err=True)
         _exit(3)
     except click.NoArgsIsHelpError:
         sys.exit(2)  # the help was printed
@@ -1062,6 +1062,19 @@ def main() -> None:
         _exit(_interrupt_code())
     if isinstance(code, int) and code:
         _exit(code)
+
+
+def _named_if_stuck(exc: Exception) -> str:
+    """A --timeout's message, naming the user strategies the command line runs where the run
+    did not (api.user_guard names them where it knows them)."""
+    from analyzer import supervise
+
+    text = str(exc)  # (a batch run's, or one from a Dask worker, is a StrategyError that says it)
+    if "--timeout" in text and "a strategy may be stuck" in text and (named := supervise.user_strategies_named(
+            sys.argv[1:])):
+        who = f"user strateg{'ies' if len(named) > 1 else 'y'} {', '.join(named)}"
+        return text.replace("a strategy may be stuck", f"{who} may be stuck", 1)
+    return text
 
 
 def _exit(code: int) -> None:

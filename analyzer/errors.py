@@ -7,3 +7,8 @@ class AnalyzerError(ValueError):
 
 class StrategyError(RuntimeError):
     """A strategy failed to load, compile, or returned an illegal move."""
+
+
+class StrategyTimeout(StrategyError):
+    """A call of the kernels took longer than ``--timeout``: a strategy may be stuck in a loop
+    (api.user_guard names the user strategies of the run)."""

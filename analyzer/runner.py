@@ -15,7 +15,7 @@ from typing import Callable
 
 import numpy as np
 
-from analyzer.errors import AnalyzerError, StrategyError
+from analyzer.errors import AnalyzerError, StrategyError, StrategyTimeout
 from analyzer.stats import Accumulator
 
 #: a chunk aims at this many seconds, so progress and Ctrl-C stay responsive
@@ -103,11 +103,11 @@ def call_interruptibly(fn: Callable, *args, timeout: float | None = None, what: 
     try:
         while not done.wait(0.05):
             if timeout is not None and _played_for(started) > timeout:
-                raise StrategyError(too_long)
+                raise StrategyTimeout(too_long)
         # a call that ended between two looks is held to the same limit (a --timeout under
         # the 0.05 s between looks was never enforced)
         if timeout is not None and box["played"] > timeout and "error" not in box:
-            raise StrategyError(too_long)
+            raise StrategyTimeout(too_long)
     finally:
         if not done.is_set():  # interrupted or timed out: the call runs on, on its own
             helper.abandoned = True

@@ -413,8 +413,8 @@ def test_a_strategy_module_that_exits_is_one_line(tmp_path):
 def test_compare_variants_and_play_stop_a_strategy_stuck_in_a_loop_at_timeout(command, what, tmp_path):
     result = run(*command, "--timeout", "1.5", cwd=tmp_path, timeout=300)
     lines = _error_lines(result.stderr)
-    assert result.returncode == 3 and lines == [f"error: {what} took longer than --timeout 1.5 s: a strategy may be "
-                                                "stuck in a loop"], result.stderr
+    assert result.returncode == 3 and lines == [f"error: {what} took longer than --timeout 1.5 s: user strategy "
+                                                f"{HOSTILE}:loops may be stuck in a loop"], result.stderr
     assert not list(tmp_path.iterdir())
 
 
@@ -451,8 +451,8 @@ def test_a_batch_job_stops_a_strategy_stuck_in_a_loop_at_timeout_locally_and_on_
         # the error names the run and the games of the chunk (on Dask either chunk may be first)
         [line] = _error_lines(result.stderr)
         assert result.returncode == 3 and re.fullmatch(
-            r"error: run 'loop', games (0 to 19|20 to 39): a chunk took longer than --timeout 1\.5 s: a strategy may "
-            r"be stuck in a loop", line), result.stderr
+            r"error: run 'loop', games (0 to 19|20 to 39): a chunk took longer than --timeout 1\.5 s: user strategy "
+            + re.escape(f"{HOSTILE}:loops") + r" may be stuck in a loop", line), result.stderr
         assert [p.name for p in tmp_path.iterdir()] == ["job.toml"]
     busy.close()
 
@@ -505,7 +505,8 @@ def test_a_remote_dask_worker_left_spinning_past_timeout_is_restarted(tmp_path):
                      cwd=tmp_path, timeout=300)
         lines = _error_lines(result.stderr)
         assert result.returncode == 3 and lines[-1] == ("error: run 'loop', games 0 to 19: a chunk took longer than "
-                                                        "--timeout 1.5 s: a strategy may be stuck in a loop"), result.stderr
+                                                        f"--timeout 1.5 s: user strategy {HOSTILE}:loops may be stuck "
+                                                        "in a loop"), result.stderr
         assert [line for line in lines[:-1] if "Dask worker" in line] == [
             f"warning: restarted Dask worker {next(iter(before))}: the chunk stopped at --timeout still ran there"]
         client.wait_for_workers(1, timeout=60)
@@ -537,7 +538,8 @@ def test_a_report_with_a_strategy_stuck_in_a_loop_stops_at_timeout_and_writes_no
                  cwd=tmp_path, timeout=300)
     lines = _error_lines(result.stderr)  # after the report's line per run
     assert result.returncode == 3 and lines[-1] == (
-        "error: a chunk took longer than --timeout 1.5 s: a strategy may be stuck in a loop"), result.stderr
+        f"error: a chunk took longer than --timeout 1.5 s: user strategy {HOSTILE}:loops may be stuck in a loop"), \
+        result.stderr
     assert "Traceback" not in result.stderr and list(tmp_path.iterdir()) == []
 
 
