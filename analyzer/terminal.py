@@ -160,19 +160,21 @@ NAME_AT_MOST = 26
 def shorten(text: str, at_most: int = NAME_AT_MOST) -> str:
     """A user strategy's name (``render`` shortens no other text) in ``at_most`` columns: its
     file without its folders (``strategies/mine.py:f:k=5`` -> ``mine.py:f:k=5``), or without
-    the file (``…:f:k=5``); else the middle left out (its start and its end kept)."""
+    the file (``…:f:k=5``); else the middle left out (its start and its end kept). Every
+    file of the text alike, and nothing before it: ``mc:k=8,base=dir/x.py:f``, a batch
+    run's ``heuristic vs dir/x.py:f``, a team's ``dir/x.py:f, dir/x.py:f``."""
+    import re
+
     if len(text) <= at_most:
         return text
-    if ".py:" in text:  # the file's name starts after "=" or "," in mc:base=dir/x.py:f
-        at = text.index(".py:")
-        start = max(text.rfind("=", 0, at), text.rfind(",", 0, at)) + 1
-        text = text[:start] + text[text.rfind("/", start, at) + 1:]
-        if len(text) > at_most:
-            text = text[:start] + "…" + text[text.index(".py:") + 3:]
+    # a file's path starts the text or follows a space, "=", "," or "("
+    text = re.sub(r"(^|[\s=,(])[^\s=,(]*/(?=[^\s=,(/]*\.py:)", r"\1", text)
+    if len(text) > at_most:
+        text = re.sub(r"(^|[\s=,(])[^\s=,(]*\.py(?=:)", "\\1\u2026", text)
     if len(text) <= at_most:
         return text
     head = (at_most - 1) // 2
-    return text[:head] + "…" + text[len(text) - (at_most - 1 - head):]
+    return text[:head] + "\u2026" + text[len(text) - (at_most - 1 - head):]
 
 
 def wrap(text: str, total: int | None = None) -> list[str]:

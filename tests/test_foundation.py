@@ -452,6 +452,10 @@ def test_a_long_name_is_shortened_before_the_numbers_are_dropped():
     assert shorten("mc:k=8,base=strategies/x.py:a_func") == "mc:k=8,base=x.py:a_func"
     assert shorten("mc:k=8,base=strategies/xyz.py:a_function") == "mc:k=8,base=\u2026:a_function"
     assert shorten("a" * 40) == "a" * 12 + "\u2026" + "a" * 13
+    # every file of the cell, and nothing before it: a batch run's "heuristic vs" was cut off (the
+    # win rate read as the user strategy's), a team's second path kept whole ("…:f, /t…/pt.py:f")
+    assert shorten("heuristic vs /tmp/me/nn.py:ceil") == "heuristic vs nn.py:ceil"
+    assert shorten("/tmp/me/pt.py:bolder, /tmp/me/pt.py:bolder") == "pt.py:bolder, pt.py:bolder"
     sentence = pd.DataFrame({"what": ["seat 2 (heuristic) wins most of the games here"], "n": [1] * 1,
                              **{f"measure_{i}": [0.5] for i in range(6)}})
     assert "seat 2 (heuristic) wins most of the games here" in render(sentence, total=80)  # prose: whole
