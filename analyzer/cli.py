@@ -344,7 +344,14 @@ def play(
 
     `play --seed S --index I` is game I of `simulate --seed S` with the same options.
 
-    Example: `analyzer play ninety-nine --seed 7 --index 3 --record game3.jsonl`
+    Under analyzer --debug a user strategy's prints show (docs/strategies.md).
+
+    Examples:
+
+    ```
+    analyzer play ninety-nine --seed 7 --index 3 --record game3.jsonl
+    analyzer --debug play ninety-nine --seat 0=examples/ninety_nine.py:saver
+    ```
     """
     from analyzer import api
     from analyzer.errors import AnalyzerError
@@ -400,6 +407,8 @@ def compare(
     ```
     analyzer compare hearts2 heuristic random --games 1000000
     analyzer compare ninety-nine heuristic random --until-significant
+    analyzer compare ninety-nine heuristic examples/ninety_nine.py:saver \\
+      --until-significant
     analyzer compare ninety-nine random heuristic random --plot round-robin.png
     analyzer compare hearts2 heuristic random mc:k=4 --until-significant \\
       --each-pair --first-look 100 --games 1600
@@ -582,6 +591,8 @@ def evaluate(
     ```
     analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2
     analyzer evaluate ninety-nine --record game.jsonl --at 12 --rollout random
+    analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2 \\
+      --rollout examples/ninety_nine.py:saver
     analyzer evaluate hearts2 --position spot.json --precision 0.005
     analyzer evaluate hearts2 --record game.jsonl --at 5 --method solve
     ```
