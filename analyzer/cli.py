@@ -407,7 +407,7 @@ def compare(
     ```
     analyzer compare hearts2 heuristic random --games 1000000
     analyzer compare ninety-nine heuristic random --until-significant
-    analyzer compare ninety-nine heuristic examples/ninety_nine.py:saver \\
+    analyzer compare ninety-nine heuristic examples/my_strategy.py:cautious \\
       --until-significant
     analyzer compare ninety-nine random heuristic random --plot round-robin.png
     analyzer compare hearts2 heuristic random mc:k=4 --until-significant \\
