@@ -431,6 +431,25 @@ def _debugging() -> bool:
     return DEBUG
 
 
+def _strategies_in(name: str) -> list[str]:
+    """The functions of the file ``name`` that could be strategies, read without running it:
+    decorated with ``njit`` or ``jit`` and taking four arguments or more (none if the file
+    cannot be read or parsed)."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(name).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return []
+
+    def jitted(decorator: ast.expr) -> bool:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        return (target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")) in ("njit", "jit")
+
+    return [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and len(node.args.args) >= 4
+            and any(jitted(d) for d in node.decorator_list)][:8]
+
+
 def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
     text = text.strip()
     head, _, rest = text.partition(":")
@@ -438,8 +457,12 @@ def parse_strategy(spec: GameSpec, text: str) -> SeatStrategy:
         return SeatStrategy(label=text, function=user_strategy(text), path=text)
     name, _, arg_text = text.partition(":")
     if name.endswith(".py") and name not in spec.strategies:
-        raise AnalyzerError(f"user strategy {text}: write it {name}:function, an @njit function of {name}, "
-                            f"its parameters after one more colon, separated by commas ({name}:function:k=1,j=2)")
+        found = _strategies_in(name)
+        function = found[0] if found else "function"
+        listed = f" (its @njit functions: {', '.join(found)})" if found else ", an @njit function of the file"
+        raise AnalyzerError(f"user strategy {text}{' names no function' if not arg_text.strip() else ''}: write "
+                            f"{name}:{function}{listed}; parameters after one more colon, separated by commas "
+                            f"({Path(name).name}:{function}:k=1,j=2)")
     if name not in spec.strategies:
         raise AnalyzerError(
             f"unknown strategy {name!r} for {spec.name} (strategies: {', '.join(spec.strategies)};"

@@ -299,8 +299,12 @@ def test_user_strategy_plays(cli):
     (["simulate", "chess"], "unknown game 'chess'"),
     (["simulate", "ninety-nine", "--seat", "0=genius"], "unknown strategy 'genius'"),
     (["simulate", "ninety-nine", "--seat", "0=mc:k=2,k=3"], "strategy mc: parameter k is given twice"),
-    (["simulate", "ninety-nine", "--seat", "0=mine.py"], "user strategy mine.py: write it mine.py:function, an @njit"),
-    (["simulate", "ninety-nine", "--seat", "0=mine.py:"], "user strategy mine.py:: write it mine.py:function"),
+    (["simulate", "ninety-nine", "--seat", "0=mine.py"], "user strategy mine.py names no function: write "
+     "mine.py:function, an @njit"),
+    (["simulate", "ninety-nine", "--seat", "0=mine.py:"], "user strategy mine.py: names no function: write mine.py:function"),
+    # the file's strategies, read without running it (the name was repeated three times, none offered)
+    (["simulate", "ninety-nine", "--seat", f"0={DATA.parent.parent / 'examples' / 'ninety_nine.py'}"],
+     f"write {DATA.parent.parent / 'examples' / 'ninety_nine.py'}:saver (its @njit functions: saver); parameters after"),
     (["simulate", "ninety-nine", "--seat", "0=mine.py:f:k=1:j=2"], "separated by commas (mine.py:function:k=1,j=2)"),
     (["simulate", "hearts2", "--out", f"{__file__}/x.csv"], f"cannot write {__file__}/x.csv: folder {__file__} is a file"),
     (["simulate", "ninety-nine", "--seat", "7=random"], "seat 7 does not exist"),
