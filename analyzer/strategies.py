@@ -266,7 +266,9 @@ def load_user_function(text: str, module: bool = False) -> Callable:
         return loaded
     fn = getattr(loaded, name, None)
     if fn is None:
-        raise StrategyError(f"user strategy {text}: {path} has no function {name!r}")
+        found = _strategies_in(str(path))
+        raise StrategyError(f"user strategy {text}: {path} has no function {name!r}"
+                            + (f" (its @njit functions: {', '.join(found)})" if found else ""))
     if not hasattr(fn, "py_func") and not (_debugging() and callable(fn)):  # --debug: njit returns the function
         raise StrategyError(f"user strategy {text}: {name} is not an @njit function (decorate it with numba.njit)")
     return fn

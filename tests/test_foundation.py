@@ -328,7 +328,9 @@ def test_user_strategy_plays(cli):
     (["simulate", "ninety-nine", "--out", "x.txt"], "must end in .parquet or .csv"),
     (["simulate", "ninety-nine", "--out", "/no/such/dir/x.csv"], "does not exist"),
     (["simulate", "ninety-nine", "--seat", "1=missing.py:f"], "file missing.py not found"),
-    (["simulate", "ninety-nine", "--seat", f"1={DATA / 'strategies.py'}:nothing"], "has no function 'nothing'"),
+    (["simulate", "ninety-nine", "--seat", f"1={DATA / 'strategies.py'}:nothing"], "has no function 'nothing' (its "
+     "@njit functions: first_legal, illegal, broken, first_legal_then_illegal, no_move_without_a_choice, never_a_move, "
+     "first_legal_then_telling)"),  # not_jitted is not one
     (["simulate", "ninety-nine", "--seat", f"1={DATA / 'strategies.py'}:not_jitted"], "not an @njit function"),
     (["simulate", "ninety-nine", "--seat", f"1={DATA / 'strategies.py'}:broken"], "failed to compile"),
     (["play", "ninety-nine", "--record", "/no/such/dir/g.jsonl"], "does not exist"),
