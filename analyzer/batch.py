@@ -47,6 +47,8 @@ MAX_CHUNKS = 100_000
 CALL_GAMES = 1 << 18
 RUN_KEYS = {"name", "kind", "game", "games", "seed", "players", "rules", "seats", "strategies", "chunk", "alpha",
             "records", "rollout", "samples"}
+#: the summary's columns that count something (integers, empty for a run of a kind without them)
+COUNT_COLUMNS = ("games", "hands", "decisions", "samples_per_decision", "moon_attempts")
 #: the keys only a review run takes, and the ones it does not
 REVIEW_KEYS = {"records", "rollout", "samples"}
 NOT_REVIEW_KEYS = {"players", "rules", "strategies", "alpha"}
@@ -937,8 +939,8 @@ def _write_results(runs: list[Run], store: Checkpoints, out: Path) -> None:
                              **_headline(run, result["tables"])})
     write_text(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True, default=str))
     frame = pd.DataFrame(summary_rows)
-    for column in ("games", "hands"):
-        if column in frame:
+    for column in COUNT_COLUMNS:
+        if column in frame:  # a run of another kind has none: a float column (313.0) without this
             frame[column] = frame[column].astype("Int64")
     write_text(out / "summary.csv", frame.to_csv(index=False))
 
@@ -970,7 +972,8 @@ def summary_frame(out: str | Path):
     """The job's summary.csv as a DataFrame (what ``analyzer batch`` prints at the end)."""
     import pandas as pd
 
-    return pd.read_csv(Path(out) / "summary.csv")
+    # counts as integers (a run of another kind leaves them empty: read alone, the column is float)
+    return pd.read_csv(Path(out) / "summary.csv", dtype=dict.fromkeys(COUNT_COLUMNS, "Int64"))
 
 
 class _Display:

@@ -342,3 +342,22 @@ def test_cli_batch_refuses_workers_with_dask_and_prints_json(cli, tmp_path):
     data = json.loads(out)   # the "(+1 column(s) with --wide or --json ...)" hint named an option batch lacked
     assert code == 0 and data["chunks"] == 2 and [r["name"] for r in data["runs"]] == ["r"]
     assert data["runs"][0]["games"] == 20
+
+
+def test_counts_in_the_summary_are_integers_for_every_kind(cli, tmp_path):
+    """A compare run has no hands: read back from summary.csv the column was float, and
+    --json printed a simulate run's hands as 313.0."""
+    compare = "[[run]]\nname = 'c'\nkind = 'compare'\ngame = 'ninety-nine'\ngames = 4\nchunk = 2\n" \
+              "strategies = ['heuristic', 'random']\n"
+    job = write_job(tmp_path, TINY + compare)
+    code, out, _ = cli("batch", job, "--out", tmp_path / "o", "--workers", "1", "--json")
+    simulate, pairs = json.loads(out)["runs"]
+    from analyzer import api
+
+    # the hands counted in the records of the same 20 games (play, not simulate's sums)
+    hands = sum(e["ev"] == "deal" for g in api.play("ninety-nine", seed=0, games=20) for e in g)
+    assert code == 0 and type(simulate["hands"]) is int and simulate["hands"] == hands
+    assert type(simulate["games"]) is int and type(pairs["games"]) is int and pairs["hands"] is None
+    frame = batch.summary_frame(tmp_path / "o")
+    assert str(frame["hands"].dtype) == "Int64" and frame["hands"].tolist()[0] == hands
+
