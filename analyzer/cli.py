@@ -797,6 +797,7 @@ def review(
     samples: int = typer.Option(2000, "--samples", help="Most samples per decision.", metavar="N"),
     seconds: Optional[float] = typer.Option(None, "--time", help="At most T seconds per decision.", metavar="T"),
     total_seconds: Optional[float] = typer.Option(None, "--total-time", help="At most T seconds for the whole review.", metavar="T"),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a round of samples of a decision (they double in size) takes longer than T seconds (a rollout strategy stuck in a loop).", metavar="T"),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples (as in evaluate).", metavar="N"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
@@ -824,12 +825,13 @@ def review(
     for path, suffix in ((csv, ".csv"), (plot, ".png"), (html_path, ".html")):
         if path:
             check_writable(path, (suffix,))
+    _check_timeout(timeout)
     _announce_compile(game, "evaluate_chunk")
     bar = _DecisionBar(enabled=sys.stderr.isatty() and not as_json)
     try:
         result = api.review(game, record, game_number, seat or None, rollout=parse_rollout_args(rollout),
                             samples=samples, seconds=seconds, total_seconds=total_seconds, seed=api.check_seed(seed),
-                            workers=workers, on_decision=bar.update)
+                            workers=workers, on_decision=bar.update, timeout=timeout)
     finally:
         bar.close()
     from analyzer.io import write_text

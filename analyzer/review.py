@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, StrategyTimeout
 from analyzer.results import Result
 from analyzer.stats import Z95
 
@@ -268,8 +268,11 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
                 budget = share if budget is None else min(budget, share)
             result = None
             if len(d.legal) > 1:
-                result = api.evaluate(game, record=record, game_index=game_index, at=d.number, seconds=budget,
-                                      **options)
+                try:
+                    result = api.evaluate(game, record=record, game_index=game_index, at=d.number, seconds=budget,
+                                          **options)
+                except StrategyTimeout as exc:  # the decision whose rollouts hung: evaluate --at N replays it
+                    raise StrategyTimeout(f"decision {d.number}: {exc}") from None
             rows.append(_row(d, result))
             if on_decision is not None:
                 on_decision(k + 1, len(todo))

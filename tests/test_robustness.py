@@ -418,6 +418,24 @@ def test_compare_variants_and_play_stop_a_strategy_stuck_in_a_loop_at_timeout(co
     assert not list(tmp_path.iterdir())
 
 
+def test_review_stops_a_rollout_stuck_in_a_loop_at_timeout(tmp_path):
+    """review had no --timeout (batch's review runs passed theirs): a rollout stuck in a loop
+    hung it. The error is evaluate's, led by the decision (evaluate --at N replays it)."""
+    assert run("play", "ninety-nine", "--seed", "3", "--record", "g.jsonl", "--quiet", cwd=tmp_path).returncode == 0
+    events = [json.loads(line) for line in (tmp_path / "g.jsonl").read_text().splitlines()]
+    decides = [e for e in events if e.get("ev") == "decide"]
+    first = next(k for k, e in enumerate(decides, start=1) if len(e["legal"]) > 1)  # forced moves play nothing
+    result = run("review", "ninety-nine", "--record", "g.jsonl", "--rollout", f"{HOSTILE}:loops", "--timeout", "1.5",
+                 "--csv", "t.csv", cwd=tmp_path, timeout=300)
+    assert result.returncode == 3 and _error_lines(result.stderr) == [
+        f"error: decision {first}: a round of samples took longer than --timeout 1.5 s: user strategy "
+        f"{HOSTILE}:loops may be stuck in a loop"], result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["g.jsonl"]
+    result = run("review", "ninety-nine", "--record", "g.jsonl", "--timeout", "0", cwd=tmp_path)
+    assert result.returncode == 2 and _error_lines(result.stderr) == [
+        "error: --timeout must be a positive number of seconds, not 0.0"], result.stderr
+
+
 def _write_looping_job(folder: Path, games: int) -> None:
     """``folder/job.toml``: one simulate run of hearts2, chunks of 20 games, seat 0 stuck in a loop."""
     _write_job(folder, "loop", "hearts2", games, 20, f"{HOSTILE}:loops")
