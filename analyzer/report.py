@@ -19,8 +19,12 @@ Honest numbers, for every table:
   range the data can take (the observed minimum and maximum);
 - observations of one game are not independent (turns of a round, rounds of a game): the
   record-based tables are clustered by game (cluster-robust variance of the per-game sums);
-- a cell with fewer than ``MIN_N`` observations is shown as ``n < MIN_N``, left out of the
-  figures and never stated as a finding.
+- a cell with fewer than ``MIN_N`` observations, or from fewer than ``MIN_N`` clusters
+  (games, deals), is shown as ``n < MIN_N`` (its intervals and standard errors), left out of
+  the figures and never stated as a finding; a clustered table shows its clusters;
+- a finding calls a row the most, least or best only when the data tell it apart from every
+  other row (``leader``: each difference's interval, paired where the design is, leaves
+  out 0); else it says which row it cannot be told from.
 
 Every run uses the same ``seed``, and results never depend on ``workers`` (each game has
 its own random streams), so the same command gives the same numbers on any machine; only
@@ -224,7 +228,8 @@ class Cells:
     def difference(self, flag: str, column: str, within: list[str] | None = None) -> pd.DataFrame:
         """Per value of ``within`` (cells of the other ``by`` columns): the mean of ``column``
         where ``flag`` is true minus where it is false, clustered, with ``n_with``, ``n_without``
-        and ``n`` (the smaller of the two)."""
+        and ``n`` (the smaller of the two), and the clusters each side comes from
+        (``clusters_with``, ``clusters_without``, ``clusters``: the smaller)."""
         within = within if within is not None else [b for b in self.by if b != flag]
         data = self.frame()
         rows = []
@@ -236,6 +241,8 @@ class Cells:
             row: dict[str, Any] = dict(zip(within, key))
             row["n_with"], row["n_without"] = int(both["__n_y"].sum()), int(both["__n_n"].sum())
             row["n"] = min(row["n_with"], row["n_without"])
+            row["clusters_with"], row["clusters_without"] = int(len(yes)), int(len(no))
+            row["clusters"] = min(row["clusters_with"], row["clusters_without"])
             put(row, "difference", clustered_difference(both[column + "__s_y"], both["__n_y"],
                                                         both[column + "__s_n"], both["__n_n"]))
             rows.append(row)
@@ -286,6 +293,39 @@ def clear_effects(table: pd.DataFrame, measure: str) -> tuple[pd.DataFrame, pd.D
     return rows[rows["difference_lo"] > 0], rows[rows["difference_hi"] < 0]
 
 
+@dataclass(frozen=True)
+class Leader:
+    """The row with the highest (or lowest) estimate of a table and whether the data tell it
+    apart from the rest: ``apart`` when its difference to every other row (paired where the
+    design is) has a 95% interval that excludes 0 on its side. ``other`` is the runner-up when
+    it is apart, else the row nearest in estimate that it cannot be told from;
+    ``difference`` = leader - other with its interval."""
+
+    row: dict[str, Any]
+    apart: bool
+    other: Any
+    difference: tuple[float, float, float]
+
+
+def leader(rows: pd.DataFrame, key: str, column: str,
+           difference: Callable[[Any, Any], tuple[float, float, float]], highest: bool = True) -> Leader | None:
+    """The leader of ``rows`` by ``column`` (highest, or lowest with ``highest=False``), rows
+    named by ``key``; ``difference(a, b)`` gives a - b with its 95% interval, as the design
+    of the rows has it (paired, clustered). None with fewer than two rows: a superlative needs
+    something to beat. A superlative ("the most", "the best") is stated only when ``apart``;
+    ranking by the estimates alone would call a winner among equals."""
+    if len(rows) < 2:
+        return None
+    ordered = rows.sort_values(column, ascending=not highest, kind="stable")
+    top = ordered.iloc[0].to_dict()
+    others = [ordered.iloc[i].to_dict()[key] for i in range(1, len(ordered))]
+    for other in others:  # nearest first
+        d = difference(top[key], other)
+        if not (_is_number(d[1]) and _is_number(d[2]) and (d[1] > 0 if highest else d[2] < 0)):
+            return Leader(top, False, other, d)
+    return Leader(top, True, others[0], difference(top[key], others[0]))
+
+
 def half_width(row: Mapping[str, Any], name: str = "difference") -> float:
     """Half the width of a row's 95% interval of ``name`` (inf when it has none)."""
     lo, hi = row.get(name + "_lo"), row.get(name + "_hi")
@@ -318,9 +358,23 @@ def grouped(frame: pd.DataFrame, by: list[str] | str, measures: dict[str, tuple[
     return table.drop(columns="clusters") if cluster is None and "clusters" in table else table
 
 
-def enough(frame: pd.DataFrame, count: str = "n") -> pd.DataFrame:
-    """The rows of a table with at least MIN_N observations (what figures and findings use)."""
-    return frame[frame[count] >= MIN_N] if count in frame.columns else frame
+def below_minimum(frame: pd.DataFrame, count: str = "n", clusters: str | None = "clusters") -> np.ndarray:
+    """Per row, whether it is under the minimum: fewer than MIN_N observations (column
+    ``count``) or, on clustered data, fewer than MIN_N clusters (column ``clusters``: the games
+    or deals its observations come from, where the table has it). Many turns of a few games
+    are a few games' worth of evidence: a clustered interval from under MIN_N clusters is as
+    unreliable as a plain one from under MIN_N observations."""
+    small = np.zeros(len(frame), dtype=bool)
+    for column in (count, clusters):
+        if column and column in frame.columns:
+            small |= (pd.to_numeric(frame[column], errors="coerce").fillna(0) < MIN_N).to_numpy()
+    return small
+
+
+def enough(frame: pd.DataFrame, count: str = "n", clusters: str | None = "clusters") -> pd.DataFrame:
+    """The rows of a table with at least MIN_N observations and, where the table counts its
+    clusters (column ``clusters``), at least MIN_N clusters: what figures and findings use."""
+    return frame[~below_minimum(frame, count, clusters)]
 
 
 def interval_text(value: float, lo: float, hi: float, fmt: str = "{:.3f}") -> str:
@@ -328,16 +382,20 @@ def interval_text(value: float, lo: float, hi: float, fmt: str = "{:.3f}") -> st
 
 
 def finding_text(template: str, row: Mapping[str, Any], column: str, count: str = "n",
-                 fmt: str = "{:.3f}") -> str | None:
+                 fmt: str = "{:.3f}", clusters: str | None = "clusters", unit: str = "games") -> str | None:
     """A finding from one table row: ``template`` with ``{value}`` (the row's ``column`` and
-    its 95% interval) and ``{n}``, or None when the row has fewer than MIN_N observations or
-    no finite interval (such a row is never stated as a finding)."""
+    its 95% interval), ``{n}`` (``n = 1,234``) and ``{clusters}`` (``567 games``: the row's
+    ``clusters`` column, named ``unit``), or None when the row has fewer than MIN_N
+    observations, fewer than MIN_N clusters (where it counts them) or no finite interval
+    (such a row is never stated as a finding)."""
     n = row.get(count)
+    k = row.get(clusters) if clusters else None
     values = [row.get(column), row.get(column + "_lo"), row.get(column + "_hi")]
-    if n is None or not n >= MIN_N or not all(isinstance(v, (int, float, np.integer, np.floating))
-                                              and math.isfinite(v) for v in values):
+    if n is None or not n >= MIN_N or (k is not None and not k >= MIN_N) or \
+            not all(isinstance(v, (int, float, np.integer, np.floating)) and math.isfinite(v) for v in values):
         return None
-    return template.format(value=interval_text(*values, fmt=fmt), n=f"n = {int(n):,}")
+    return template.format(value=interval_text(*values, fmt=fmt), n=f"n = {int(n):,}",
+                           clusters=f"{int(k):,} {unit}" if k is not None else "")
 
 
 # ---- the document: blocks rendered to Markdown and HTML ------------------------------------
@@ -386,17 +444,21 @@ class Report:
         self.blocks.append(("code", text))
 
     def table(self, name: str, frame: pd.DataFrame, caption: str, show: list[str] | None = None,
-              method: str = "", count: str = "n") -> pd.DataFrame:
+              method: str = "", count: str = "n", clusters: str | None = "clusters") -> pd.DataFrame:
         """Write ``tables/NAME.csv`` (all columns) and show ``show`` columns in the report;
-        ``method`` (one sentence) says how the numbers were made; rows whose ``count`` is
-        under MIN_N show ``n < MIN_N`` instead of their intervals (and are marked in the CSV's
-        ``below_min_n`` column)."""
+        ``method`` (one sentence) says how the numbers were made; rows under the minimum
+        (``below_minimum``: fewer than MIN_N of ``count``, or of ``clusters`` where the table
+        counts the games or deals its rows come from) show ``n < MIN_N`` instead of their
+        intervals and standard errors (and are marked in the CSV's ``below_min_n`` column).
+        The ``clusters`` column is always shown, beside the counts."""
         frame = frame.copy()
-        if count in frame.columns and len(frame):
-            frame["below_min_n"] = pd.to_numeric(frame[count], errors="coerce").fillna(0) < MIN_N
+        if len(frame) and (count in frame.columns or (clusters and clusters in frame.columns)):
+            frame["below_min_n"] = below_minimum(frame, count, clusters)
         path = self.out / TABLES / f"{name}.csv"
         frame.to_csv(path, index=False)
         self.tables[name] = path
+        if show is not None and clusters and clusters in frame.columns and clusters not in show:
+            show = _with_clusters(show, count, clusters)
         shown = frame.copy() if show is None else frame[[c for c in _expand(show, frame) if c in frame.columns]].copy()
         if "below_min_n" in frame.columns:
             shown.attrs["small"] = frame["below_min_n"].to_numpy()
@@ -468,6 +530,14 @@ class Report:
             games=n, players=players or "", strategies=" ".join(seats) if seats else "heuristic (all)")
 
 
+def _with_clusters(show: list[str], count: str, clusters: str) -> list[str]:
+    """``show`` with the ``clusters`` column after the last count it shows (``count``, or the
+    ``n_with`` / ``n_without`` of a difference), else last."""
+    counts = [i for i, c in enumerate(show) if c == count or c.startswith("n_")]
+    at = counts[-1] + 1 if counts else len(show)
+    return [*show[:at], clusters, *show[at:]]
+
+
 def _expand(show: list[str], frame: pd.DataFrame) -> list[str]:
     out = []
     for c in show:
@@ -501,9 +571,16 @@ def _is_number(x: Any) -> bool:
         and math.isfinite(x)
 
 
+def _is_spread(column: str) -> bool:
+    """Whether a column holds a standard error or a half-width (``difference_se``,
+    ``win_rate_se_unpaired``, ``half_width``)."""
+    return column.endswith("_se") or "_se_" in column or column == "half_width"
+
+
 def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """Numbers as text; ``x``, ``x_lo``, ``x_hi`` become one column ``x [lo, hi]``; in a row
-    under MIN_N (``frame.attrs["small"]``) such a column reads ``n < MIN_N``."""
+    under the minimum (``frame.attrs["small"]``) such a column, and a standard error or
+    half-width, reads ``n < MIN_N``."""
     cols = list(frame.columns)
     small = frame.attrs.get("small")
     small = np.zeros(len(frame), dtype=bool) if small is None or len(small) != len(frame) else small
@@ -519,6 +596,8 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
                 else _fmt_number(v)
                 for v, lo, hi, tiny in zip(frame[c], frame[c + "_lo"], frame[c + "_hi"], small)
             ]
+        elif _is_spread(c):  # a standard error or half-width is an interval too
+            out[c] = [f"n < {MIN_N}" if tiny else _fmt_number(v) for v, tiny in zip(frame[c], small)]
         elif c == "p_value":  # never "0.000": "< 1e-4"
             out[c] = [_p_cell(v) if _is_number(v) else _fmt_number(v) for v in frame[c]]
         else:
@@ -700,7 +779,11 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
         ]).sort_values("mean_win_rate", ascending=False)
         ranking["rank"] = range(1, len(ranking) + 1)
     pairs["n"] = pairs["deals"]
-    r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies",
+    ranking = with_deals(ranking, pairs)
+    r.table(f"{name}_ranking", ranking, "Ranking: mean share of wins against the other strategies, ordered by the "
+            "estimate (the pairs table below says which pairings are told apart); `deals`: the fewest of the "
+            "strategy's pairings",
+            show=["rank", "strategy", "deals", "mean_win_rate"],
             method="the mean of the strategy's pairings' shares of wins (pairings of different lengths); "
                    "Wilson interval with the mean of their standard errors, an upper bound on the true one, "
                    "at the shortest pairing's number of deals" if sequential else "")
@@ -717,6 +800,20 @@ def _tournament_section(r: Report, spec, strategies: list[str], name: str = "tou
         r.p(f"`mc` runs {s.mc_k} samples per decision here (`mc:k={s.mc_k}`); it is far slower than the others, "
             "so the tournament uses fewer deals and its intervals are wider.")
     return pairs
+
+
+def with_deals(ranking: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+    """The ranking with ``deals`` (and ``n``): the fewest deals of each strategy's pairings,
+    the size its interval stands on (a strategy's mean over pairings of 2 deals is no
+    interval of 30)."""
+    fewest: dict[str, int] = {}
+    for a, b, deals in zip(pairs["strategy"], pairs["opponent"], pairs["deals"]):
+        for who in (a, b):
+            fewest[who] = min(fewest.get(who, int(deals)), int(deals))
+    ranking = ranking.copy()
+    ranking["deals"] = ranking["strategy"].map(fewest).astype(int)
+    ranking["n"] = ranking["deals"]
+    return ranking
 
 
 def _ladder_section(r: Report, spec, extra: list[str] = ()) -> pd.DataFrame:
@@ -993,7 +1090,8 @@ def _build(spec, study, out: Path, quick: bool, seed: int, workers: int | None, 
     r.h(2, "Findings")
     r.bullets(body.findings or ["(no cell of this run reached the minimum size for a finding)"])
     r.p(f"Each finding is generated from a table below (its number with the 95% interval and its n); cells with "
-        f"fewer than {MIN_N} observations are never stated as findings. {_tournament_sentence(pairs)}")
+        f"fewer than {MIN_N} observations, or from fewer than {MIN_N} games or deals, are never stated as findings. "
+        f"{_tournament_sentence(pairs)}")
     r.p("Every number has its 95% interval (in brackets, or as error bars and bands in the figures). "
         "Tables are also CSV files in `tables/`, figures PNG files in `figures/`.")
     r.h(2, "How this report was made")
@@ -1047,7 +1145,8 @@ def write_index(root: str | Path, games: Iterable[str] | None = None) -> tuple[P
     root = Path(root)
     blocks: list[tuple] = [("h", 1, "Strategy reports"),
                            ("p", "One report per game, each opening with findings generated from its tables "
-                                 f"(95% intervals; cells under n = {MIN_N} are never findings).")]
+                                 f"(95% intervals; cells under n = {MIN_N}, or from fewer games or deals, are never "
+                                 "findings).")]
     for name in games or registry.names():
         folder = root / name
         if not (folder / MARKDOWN).is_file():

@@ -3,7 +3,12 @@ docs/reports.md, checked on the files as committed (no engine run):
 
 - every interval holds its estimate, and a proportion's interval stays inside [0, 1];
 - a pairing's two shares of the wins add up to 1;
-- every finding states its n, and that n is at least the report's minimum;
+- every finding states its n, and that n (and the games or deals it states) is at least the
+  report's minimum; a finding that calls a row the most, least or best states the interval
+  of its difference to the others (a superlative the data support, not an order of estimates);
+- every table with an interval counts its rows' observations (its CSV's ``below_min_n``
+  column), and a row from fewer than the minimum of games or deals (its clusters) is marked
+  below the minimum, however many observations it holds;
 - Pitch's bid tables are counterfactual: every dealt-hand class has a row for every bid,
   whatever the bidding would have done.
 
@@ -88,6 +93,31 @@ def test_every_finding_states_an_n_of_at_least_the_minimum(folder):
         counts = [int(n.replace(",", "")) for n in re.findall(r"\bn = ([\d,]+)", finding)]
         assert counts, f"{folder.name}: a finding without its n: {finding}"
         assert min(counts) >= MIN_N, f"{folder.name}: a finding on fewer than {MIN_N}: {finding}"
+        clusters = [int(n.replace(",", "")) for n in re.findall(r"\b([\d,]+) (?:games|deals)\b", finding)]
+        assert min(clusters, default=MIN_N) >= MIN_N, f"{folder.name}: a finding on fewer than {MIN_N} clusters"
+
+
+@pytest.mark.parametrize("folder", COMMITTED, ids=lambda p: p.name)
+def test_a_superlative_finding_states_its_difference_to_the_others(folder):
+    for finding in pd.read_csv(folder / "tables" / "findings.csv")["finding"]:
+        if re.search(r"\bthe (?:most|least|best)\b", finding) and "the class with the most" not in finding:
+            assert "not told apart" in finding or re.search(r"by [-+][\d.]+ \[[-+][\d.]+, [-+][\d.]+\] against",
+                                                             finding), f"{folder.name}: an unsupported superlative: {finding}"
+
+
+@pytest.mark.parametrize("folder", COMMITTED, ids=lambda p: p.name)
+def test_every_interval_has_its_n_and_too_few_clusters_are_below_the_minimum(folder):
+    for file in sorted((folder / "tables").glob("*.csv")):
+        table = pd.read_csv(file)
+        if not _intervals(table):
+            continue
+        where = file.relative_to(ROOT)
+        assert "below_min_n" in table.columns, f"{where}: intervals without the n they stand on"
+        marked = table["below_min_n"].astype(bool)
+        for clusters in ("clusters", "deals", "games"):
+            if clusters in table.columns:
+                few = pd.to_numeric(table[clusters], errors="coerce").fillna(0) < MIN_N
+                assert marked[few].all(), f"{where}: a row of fewer than {MIN_N} {clusters} is not marked"
 
 
 @pytest.mark.parametrize("table, classes", [("bid_table_trump_length", {"<=3", "4", "5", "6", "7+"}),

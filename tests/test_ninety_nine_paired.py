@@ -182,12 +182,13 @@ def test_paired_tables_stay_in_range(played):
 def test_escape_findings_follow_the_table():
     from analyzer import report
 
-    table = pd.DataFrame({"card": ["K", "4", "T"], "n": [500, report.MIN_N - 1, 400],
+    table = pd.DataFrame({"card": ["K", "4", "T"], "n": [500, report.MIN_N - 1, 400], "deals": [450, 29, 380],
                           "difference": [-0.2, -0.5, -0.1], "difference_lo": [-0.21, -0.6, -0.11],
                           "difference_hi": [-0.19, -0.4, -0.09]})
-    best, worst = nn.escape_findings(table)
+    best, worst = nn.escape_findings(table, lambda a, b: (-0.1, -0.11, -0.09) if a == "K" else (0.1, 0.09, 0.11))
     assert "a K" in best and "-0.200 [-0.210, -0.190]" in best and "n = 500" in best  # the 4 is under MIN_N
-    assert "the T" in worst and "-0.100" in worst
+    assert "most protective" in best and "in 450 deals" in best
+    assert "a T" in worst and "-0.100" in worst and "least protective escape card" in worst
 
 
 def test_deals_are_added_until_the_target_half_width():

@@ -512,12 +512,17 @@ def test_findings_follow_the_data():
                           "score_change": [1.0, 2.0, 3.0], "score_change_lo": [0.5, 1.5, 2.0],
                           "score_change_hi": [1.5, 2.5, 4.0], "make_chance": [0.8, 0.6, 0.9],
                           "make_chance_lo": [0.7, 0.5, 0.8], "make_chance_hi": [0.9, 0.7, 0.95]})
-    first = pitch.bid_findings(table)
-    assert "is 5: +2.00 [+1.50, +2.50]" in first[0] and "n = 100" in first[0]
+    apart = lambda label, a, b: (1.0, 0.5, 1.5)  # noqa: E731 (the leader's paired difference to the other bid)
+    first = pitch.bid_findings(table, apart)
+    assert "bidding 5 as pitcher changes your team's score by +2.00 [+1.50, +2.50]" in first[0] and "n = 100" in first[0]
+    assert "the bid with the best expected score, by +1.00 [+0.50, +1.50] against bidding 4" in first[0]
     changed = table.assign(score_change=[2.5, 2.0, 3.0], score_change_lo=[2.0, 1.5, 2.0],
                            score_change_hi=[3.0, 2.5, 4.0])
-    second = pitch.bid_findings(changed)
-    assert second != first and "is 4: +2.50 [+2.00, +3.00]" in second[0]
+    second = pitch.bid_findings(changed, apart)
+    assert second != first and "bidding 4 as pitcher changes your team's score by +2.50 [+2.00, +3.00]" in second[0]
+    # a leader whose paired difference to the runner-up holds 0 is not called the best
+    tied = pitch.bid_findings(table, lambda label, a, b: (1.0, -0.2, 2.2))
+    assert "best expected score" not in tied[0] and "not told apart from bidding 4 as the best bid" in tied[0]
     # a cell under the minimum n is never a finding, whatever its value
     risk = pd.DataFrame({"total_bin": [80, 90, 90], "totals": ["80-89", "90-99", "90-99"],
                          "escapes_held": ["0", "0", "1"], "n": [500, report.MIN_N - 1, 400],
@@ -857,3 +862,88 @@ def test_hearts2_moon_rate_is_one_clustered_wilson_interval(tmp_path_factory, tm
         half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
         got = moon.loc[("heuristic vs random", seat), ["moon_rate", "moon_rate_lo", "moon_rate_hi"]]
         assert tuple(got) == pytest.approx((p, centre - half, centre + half), rel=1e-9)
+
+
+def test_a_superlative_needs_its_difference_to_every_other_row_to_exclude_0():
+    from analyzer.games.ninety_nine import study as nn
+    from analyzer.games.pitch10 import study as pitch
+
+    table = pd.DataFrame({"card": ["K", "4", "9", "T"], "n": [500, 500, 500, 500], "deals": [400, 400, 400, 400],
+                          "difference": [-0.20, -0.15, -0.14, -0.10], "difference_lo": [-0.21, -0.16, -0.15, -0.11],
+                          "difference_hi": [-0.19, -0.14, -0.13, -0.09]})
+    gaps = {("K", "4"): (-0.05, -0.07, -0.03), ("K", "9"): (-0.06, -0.08, -0.04), ("K", "T"): (-0.1, -0.12, -0.08),
+            ("T", "9"): (0.04, -0.01, 0.09), ("T", "4"): (0.05, 0.02, 0.08), ("T", "K"): (0.1, 0.08, 0.12)}
+    most, least = nn.escape_findings(table, lambda a, b: gaps[(a, b)])
+    assert "a K" in most and "the most protective escape card, by -0.050 [-0.070, -0.030] against the 4" in most
+    assert "in 400 deals" in most
+    # the T is above the 4 and the K clearly, but not above the 9: no superlative
+    assert "a T" in least and "least protective escape card" not in least
+    assert "not told apart from the 9 as the least protective: difference +0.040 [-0.010, +0.090]" in least
+    # a card of too few deals takes no part, however many cards it counts
+    few = table.assign(deals=[400, 400, 400, report.MIN_N - 1])
+    most, least = nn.escape_findings(few, lambda a, b: gaps.get((a, b), (0.04, 0.01, 0.07)))
+    assert "a K" in most and "a T" not in least and "a 9" in least
+
+    # the paired differences themselves, against the per-deal (per-hand) differences by hand:
+    # each deal holds one K and one 4, each hand is scored for both bids on its own rollouts
+    z = 1.959963984540054
+    k_diff, four_diff = [-1, 0, -1, 0, 1, -1, 0, 0], [0, 0, -1, 1, 0, 0, -1, 0]
+    frame = pd.DataFrame({"deal": list(range(8)) * 2, "card": ["K"] * 8 + ["4"] * 8, "over_diff": k_diff + four_diff})
+    d = np.array(k_diff, dtype=float) - np.array(four_diff)
+    half = z * d.std(ddof=1) / math.sqrt(len(d))
+    assert nn.card_difference(frame, "K", "4") == pytest.approx((d.mean(), d.mean() - half, d.mean() + half))
+    scores = {"score_4": [2, -4, 2, 2, 2, 2, -4, 2, 2], "score_5": [5, -5, -5, 5, 5, -5, 5, -5, 5]}
+    bids = pd.DataFrame({"hand": [0, 0, 0, 1, 1, 1, 2, 2, 2], "order": [4] * 9, **scores})
+    per_hand = (np.array(scores["score_5"]) - np.array(scores["score_4"])).reshape(3, 3).mean(axis=1)
+    half = z * per_hand.std(ddof=1) / math.sqrt(3)
+    want = (per_hand.mean(), per_hand.mean() - half, per_hand.mean() + half)
+    assert pitch.bid_difference(bids, "order", 4, "5", "4") == pytest.approx(want)
+    assert pitch.bid_difference(bids.assign(order=5), "order", 4, "5", "4")[0] != pytest.approx(want[0])
+
+
+def test_a_cell_of_many_observations_from_few_games_is_below_the_minimum(tmp_path):
+    # 40 turns of 3 games: 40 observations, but 3 games' worth of evidence
+    few = pd.DataFrame({"game": [0] * 20 + [1] * 15 + [2] * 5, "cell": "a", "x": [1.0, 0.0] * 20})
+    many = pd.DataFrame({"game": np.arange(100, 140), "cell": "b", "x": [1.0, 0.0] * 20})
+    cells = report.Cells("cell", {"x": ("x", "prop")})
+    cells.add(pd.concat([few, many], ignore_index=True))
+    table = cells.table()
+    assert list(table["n"]) == [40, 40] and list(table["clusters"]) == [3, 40]
+    assert list(report.enough(table)["cell"]) == ["b"]
+    a, b = (table.iloc[i].to_dict() for i in (0, 1))
+    assert report.finding_text("{value} ({n} of {clusters})", a, "x") is None
+    assert report.finding_text("{value} ({n} of {clusters})", b, "x").endswith("(n = 40 of 40 games)")
+    r = report.Report("test", tmp_path, True, 1, None)
+    (tmp_path / "tables").mkdir()
+    written = r.table("cells", table, "cells", show=["cell", "n", "x"])
+    assert list(written["below_min_n"]) == [True, False]
+    md = report.render_markdown(r.blocks)
+    assert "| cell | n | clusters | x [95% CI] |" in md  # the games are shown beside the count
+    assert "| a | 40 | 3 | n < 30 |" in md and "| b | 40 | 40 | 0.500 [" in md
+    # a difference of two groups counts the games of each side, and the smaller
+    flagged = pd.DataFrame({"game": [0, 0, 1, 2, 2, 3], "cell": "a", "flag": [True, False, True, True, False, False],
+                            "x": [1.0, 0.0, 1.0, 0.0, 1.0, 0.0]})
+    both = report.Cells(["cell", "flag"], {"x": ("x", "mean")})
+    both.add(flagged)
+    diff = both.difference("flag", "x", within=["cell"]).iloc[0]
+    assert (diff["clusters_with"], diff["clusters_without"], diff["clusters"]) == (3, 3, 3)
+
+
+def test_quick_tables_say_when_their_intervals_stand_on_fewer_than_the_minimum(tmp_path_factory):
+    out, path = quick_report("hearts2", tmp_path_factory)
+    pairs = pd.read_csv(out / "tables" / "ladder_pairs.csv")
+    ranking = pd.read_csv(out / "tables" / "ladder_ranking.csv")
+    # each strategy's deals: the fewest of its pairings, counted here from the pairs
+    for _, row in ranking.iterrows():
+        mine = pairs[(pairs["strategy"] == row["strategy"]) | (pairs["opponent"] == row["strategy"])]
+        assert row["deals"] == mine["deals"].min() and row["below_min_n"] == (mine["deals"].min() < report.MIN_N)
+    assert ranking["below_min_n"].all()  # quick: 1 or 2 deals a pairing
+    md = path.read_text(encoding="utf-8")
+    section = md[md.index("## Search strategies"):md.index("## Convergence")]
+    rows = [line.split(" | ") for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    head = next(r for r in rows if "difference_se" in r)
+    se, deals = head.index("difference_se"), head.index("deals")
+    ladder_rows = [r for r in rows if len(r) == len(head) and r is not head]
+    assert ladder_rows and all(r[se] == f"n < {report.MIN_N}" for r in ladder_rows if int(r[deals]) < report.MIN_N)
+    rank_head = next(r for r in rows if "mean_win_rate [95% CI] |" in r)
+    assert "deals" in rank_head

@@ -139,7 +139,7 @@ def lead_finding(row: dict[str, Any]) -> str | None:
     else:
         verdict = "no clear effect either way"
     return rp.finding_text("Per hand, the first leader scores {value} points relative to the follower (fewer is "
-                           f"better: {verdict}; {{n}} hands).", row, "lead_margin", fmt="{:+.2f}")
+                           f"better: {verdict}; {{n}} hands of {{clusters}}).", row, "lead_margin", fmt="{:+.2f}")
 
 
 def is_heart(card: str) -> bool:
@@ -209,7 +209,8 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     if rows:
         moon = pd.DataFrame(rows)
         r.table("moon_rate", moon, "Share of hands in which each player shoots the moon",
-                method="simulation; Wilson interval at the effective sample size of the per-game counts")
+                method="simulation; Wilson interval at the effective sample size of the per-game counts",
+                clusters="games")
         moon["label"] = moon["pairing"] + ": seat " + moon["seat"].astype(str) + " " + moon["strategy"]
         path = plots.bars(moon, "label", "moon_rate", f"{spec.title}: moon rate by pairing\n"
                           f"({s.simulate:,} games each, seed {r.seed})", "pairing and player",
@@ -220,7 +221,7 @@ def build(r, spec, rules: dict[str, Any]) -> None:
         best = moon[moon["pairing"] == "heuristic vs random"]
         for _, row in best[best["strategy"] == "heuristic"].head(1).iterrows():
             r.finding(rp.finding_text("Against `random`, `heuristic` shoots the moon in {value} of hands "
-                                      "({n} hands).", row.to_dict(), "moon_rate"))
+                                      "({n} hands of {clusters}).", row.to_dict(), "moon_rate", clusters="games"))
 
     r.h(3, "Value of holding QS")
     _qs_section(r, spec, rules)
@@ -252,7 +253,8 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     by_hearts = cells["hearts"].table()
     r.table("points_by_hearts", by_hearts, "Points per hand by the number of hearts dealt (of 7)",
             method="dealt hands (random); clustered by game")
-    path = plots.lines(by_hearts, "hearts_held", "points", f"{spec.title}: points per hand by hearts dealt\n"
+    path = plots.lines(rp.enough(by_hearts), "hearts_held", "points", f"{spec.title}: points per hand by hearts dealt\n"
                        "(heuristic)", "hearts dealt (cards)", "points per hand (mean)", r.fig_path("points_by_hearts"),
                        count="n", min_count=rp.MIN_N)
-    r.figure(path, "Points per hand by hearts held, 95% band")
+    r.figure(path, f"Points per hand by hearts held, 95% band (counts of hearts seen in {rp.MIN_N}+ hands of "
+             f"{rp.MIN_N}+ games)")

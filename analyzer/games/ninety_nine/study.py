@@ -246,31 +246,45 @@ def risk_findings(risk: pd.DataFrame) -> list[str]:
         row = none.loc[none["over_this_round"].idxmax()].to_dict()
         found.append(rp.finding_text(
             f"Holding no escape card at a pile total of {row['totals']}, the player to move goes over this round "
-            "in {value} of turns ({n} turns).", row, "over_this_round"))
+            "in {value} of turns ({n} turns of {clusters}).", row, "over_this_round"))
         with_one = sized[(sized["escapes_held"] != "0") & (sized["total_bin"] == row["total_bin"])]
         if len(with_one):
             other = with_one.iloc[0].to_dict()
             found.append(rp.finding_text(
                 f"With {other['escapes_held']} escape card(s) at the same totals ({row['totals']}) the risk falls "
-                "to {value} ({n} turns).", other, "over_this_round"))
+                "to {value} ({n} turns of {clusters}).", other, "over_this_round"))
     return [f for f in found if f]
 
 
-def escape_findings(value: pd.DataFrame) -> list[str]:
-    """From the paired table: the most protective escape card, and the least."""
-    sized = rp.enough(value)
-    if sized.empty:
-        return []
-    best = sized.loc[sized["difference"].idxmin()].to_dict()
-    worst = sized.loc[sized["difference"].idxmax()].to_dict()
-    found = [rp.finding_text(
-        f"Holding a {best['card']} rather than an ordinary card (the same deal otherwise) changes the chance of "
-        "going over this round by {value} (the most protective escape card; {n} dealt cards, paired).", best,
-        "difference", fmt="{:+.3f}")]
-    if worst["card"] != best["card"]:
+def card_difference(frame: pd.DataFrame, a: str, b: str) -> tuple[float, float, float]:
+    """Escape card ``a``'s paired difference (``over_diff``, with - without) minus card
+    ``b``'s, with its 95% interval clustered by deal (a deal that dealt both cards counts
+    their covariance: the design is paired)."""
+    part = frame[frame["card"].isin([a, b])]
+    per = part.groupby(["deal", "card"], observed=True)["over_diff"].agg(["sum", "count"]).unstack("card", fill_value=0)
+    return rp.clustered_difference(per[("sum", a)], per[("count", a)], per[("sum", b)], per[("count", b)])
+
+
+def escape_findings(value: pd.DataFrame, difference) -> list[str]:
+    """From the paired table: the most protective escape card and the least, each named so
+    only where its difference to every other card excludes 0 (``difference(a, b)``: card a's
+    effect minus card b's, paired by deal: ``card_difference``); otherwise the finding says
+    which card it cannot be told from."""
+    sized = rp.enough(value, clusters="deals")
+    found = []
+    for lead, most in ((rp.leader(sized, "card", "difference", difference, highest=False), "most"),
+                       (rp.leader(sized, "card", "difference", difference, highest=True), "least")):
+        if lead is None:
+            continue
+        row, other, gap = lead.row, lead.other, rp.interval_text(*lead.difference, fmt="{:+.3f}")
+        if lead.apart:
+            rank = f"the {most} protective escape card, by {gap} against the {other}"
+        else:
+            rank = f"not told apart from the {other} as the {most} protective: difference {gap}"
         found.append(rp.finding_text(
-            f"The least protective escape card is the {worst['card']}: {{value}} ({{n}} dealt cards, paired).", worst,
-            "difference", fmt="{:+.3f}"))
+            f"Holding a {row['card']} rather than an ordinary card (the same deal otherwise) changes the chance of "
+            f"going over this round by {{value}} ({rank}; {{n}} dealt cards in {{clusters}}, paired).", row,
+            "difference", fmt="{:+.3f}", clusters="deals", unit="deals"))
     return [f for f in found if f]
 
 
@@ -320,20 +334,21 @@ def _escape_section(r, spec, rules: dict[str, Any], held: rp.Cells, by_count: rp
     r.table("escape_card_value", value, "Chance of going over this round with each escape card as dealt and with "
             "it exchanged for a neutral card; `difference` = with - without (negative: the card protects), "
             "n = escape cards dealt", method=method,
-            show=["card", "n", "deals", "with", "without", "difference", "won_difference"])
-    path = plots.bars(rp.enough(value), "card", "difference",
+            show=["card", "n", "deals", "with", "without", "difference", "won_difference"], clusters="deals")
+    path = plots.bars(rp.enough(value, clusters="deals"), "card", "difference",
                       f"{spec.title}: change in the chance to go over by escape card held\n"
                       f"(paired: same deals, card exchanged for a neutral one; {deals:,} deals)",
                       "escape card dealt", "change in chance to go over (with - without)",
                       r.fig_path("escape_card_value"), reference=0.0, reference_label="no effect")
     r.figure(path, "Value of holding each escape card at the deal (paired), 95% intervals clustered by deal")
-    for text in escape_findings(value):
+    for text in escape_findings(value, lambda a, b: card_difference(frame, a, b)):
         r.finding(text)
     count = paired_table(frame, "escapes")
     r.table("went_over_by_escapes_dealt", count, "Chance of going over this round by the number of escape cards "
             "dealt to the seat, as dealt (`with`) and with one of them exchanged for a neutral card (`without`: "
             "one escape fewer); n = escape cards dealt", method=method + "; each of a hand's escape cards is "
-            "exchanged in turn", show=["escapes", "n", "deals", "with", "without", "difference", "won_difference"])
+            "exchanged in turn", show=["escapes", "n", "deals", "with", "without", "difference", "won_difference"],
+            clusters="deals")
 
     r.h(4, "Observational form (not paired)")
     observed = held.difference("held", "went_over", within=["card"])
@@ -371,12 +386,13 @@ def build(r, spec, rules: dict[str, Any]) -> None:
             show=["totals", "escapes_held", "n", "over_this_round", "over_now"],
             method="observational: the turns heuristic players reached in recorded games (a turn at a high total "
                    "with no escape is a position the heuristic let happen, not a random one); clustered by game")
-    path = plots.lines(table, "total_bin", "over_this_round",
+    path = plots.lines(rp.enough(table), "total_bin", "over_this_round",
                        f"{spec.title}: chance to go over this round by pile total at your turn\n"
                        f"({s.records:,} heuristic games)", "pile total at the turn (points, bins of 10)",
                        "chance to go over this round (share of turns)", r.fig_path("risk_by_total"),
                        group="escapes_held", group_label="escapes held:", count="n", min_count=rp.MIN_N)
-    r.figure(path, f"Risk of going over this round by pile total and escape cards held (points with n >= {rp.MIN_N})")
+    r.figure(path, f"Risk of going over this round by pile total and escape cards held (points with n >= {rp.MIN_N} "
+             f"turns of {rp.MIN_N}+ games)")
     for text in risk_findings(table):
         r.finding(text)
 
@@ -392,8 +408,9 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     if positions is not None:
         positions = positions.copy()
         positions["n"] = positions["rounds"]
+        positions["games"] = summary.games
         r.table("positions", positions, "Chance of going over by position relative to the dealer (dealer+1 plays "
-                "first)", method="simulation; per-round rates")
+                "first)", method="simulation; per-round rates, clustered by game", clusters="games")
         path = plots.bars(positions, "label", "bust_rate",
                           f"{spec.title}: chance to go over by position relative to the dealer\n"
                           f"({summary.games:,} games, {summary.hands:,} rounds, heuristic)",
@@ -414,15 +431,16 @@ def build(r, spec, rules: dict[str, Any]) -> None:
         pos = sm.tables.get("positions")
         for _, prow in (pos.iterrows() if pos is not None else []):
             pos_rows.append({"players": p, "position": int(prow["position"]), "label": prow["label"],
-                             "rounds": int(prow["rounds"]), "n": int(prow["rounds"]), "bust_rate": prow["bust_rate"],
+                             "rounds": int(prow["rounds"]), "n": int(prow["rounds"]), "games": sm.games,
+                             "bust_rate": prow["bust_rate"],
                              "bust_rate_lo": prow["bust_rate_lo"], "bust_rate_hi": prow["bust_rate_hi"]})
     r.table("players_sweep", pd.DataFrame(rows), "Length of the game by number of players (heuristic everywhere; "
             "decks and chips follow the player count)")
     if pos_rows:
         pos_frame = pd.DataFrame(pos_rows)
         r.table("players_positions", pos_frame, "Chance of going over by position relative to the dealer, for each "
-                "number of players")
-        path = plots.lines(pos_frame, "position", "bust_rate",
+                "number of players", method="simulation; per-round rates, clustered by game", clusters="games")
+        path = plots.lines(rp.enough(pos_frame, clusters="games"), "position", "bust_rate",
                            f"{spec.title}: chance to go over by position and number of players\n"
                            f"({s.simulate:,} games each, heuristic)", "position after the dealer (0 = dealer)",
                            "chance to go over (share of rounds)", r.fig_path("players_positions"),

@@ -130,7 +130,7 @@ def bid_tables(frame: pd.DataFrame, by: str) -> pd.DataFrame:
         if b != "moon":
             measures["score_change"] = (f"score_{b}", "mean")
         table = rp.grouped(frame, by, measures, cluster="hand")
-        table["n"] = table["clusters"]  # n = dealt hands (rollouts are clustered within them)
+        table["n"] = table.pop("clusters")  # n = dealt hands, the clusters (rollouts are clustered within them)
         table["rollouts"] = [int((frame[by] == v).sum()) for v in table[by]]
         table.insert(1, "bid", str(b))
         rows.append(table)
@@ -186,27 +186,48 @@ def _bid_section(r, spec, rules: dict[str, Any], deals: list[tuple[int, int, lis
                          "bid (points needed)", "A, K, Q of the longest suit dealt",
                          "chance to take at least the bid", r.fig_path("bid_table_top_trumps"), min_count=rp.MIN_N)
     r.figure(path, f"Counterfactual bid table by top trumps; n = dealt hands in the row (grey: n < {rp.MIN_N})")
-    for text in bid_findings(table):
+    order_of = {length_label(v, low, high): v for v in range(low, high + 1)}
+    for text in bid_findings(table, lambda label, a, b: bid_difference(frame, "order", order_of[label], a, b)):
         r.finding(text)
 
 
-def bid_findings(table: pd.DataFrame) -> list[str]:
-    """From the bid table: the best bid of the most common class, and the shortest class whose
-    best bid gains points."""
+def bid_difference(frame: pd.DataFrame, by: str, value: Any, a: str, b: str) -> tuple[float, float, float]:
+    """The expected score change of bid ``a`` minus bid ``b`` for the hands of class ``value``
+    of ``by`` (``frame``: ``bid_frame``'s rows), paired: both bids are scored on the same hands
+    and rollouts, so the interval is that of the per-hand differences (clustered by hand)."""
+    part = frame[frame[by] == value]
+    per = part.groupby("hand")[[f"score_{a}", f"score_{b}"]].agg(["sum", "count"])
+    return rp.clustered_difference(per[(f"score_{a}", "sum")], per[(f"score_{a}", "count")],
+                                   per[(f"score_{b}", "sum")], per[(f"score_{b}", "count")])
+
+
+def bid_findings(table: pd.DataFrame, difference) -> list[str]:
+    """From the bid table: the bid with the best expected score for the class with the most
+    dealt hands, called the best only where its paired difference to every other bid excludes
+    0 (``difference(class, a, b)``: bid a's score change minus bid b's, ``bid_difference``;
+    else the finding says which bid it cannot be told from), and how often that bid is made."""
     found = []
     sized = rp.enough(table[table["bid"] != "moon"])
     if sized.empty:
         return found
     common = sized.loc[sized["n"].idxmax(), "trump_length"]
     part = sized[sized["trump_length"] == common]
-    best = part.loc[part["score_change"].idxmax()].to_dict()
+    lead = rp.leader(part, "bid", "score_change", lambda a, b: difference(common, a, b))
+    best = (lead.row if lead else part.iloc[0].to_dict())
+    if lead is None:
+        rank = f"the only bid of {rp.MIN_N}+ hands"
+    elif lead.apart:
+        rank = (f"the bid with the best expected score, by {rp.interval_text(*lead.difference, fmt='{:+.2f}')} "
+                f"against bidding {lead.other}")
+    else:
+        rank = (f"not told apart from bidding {lead.other} as the best bid: difference "
+                f"{rp.interval_text(*lead.difference, fmt='{:+.2f}')}")
     found.append(rp.finding_text(
-        f"With {common} trumps in your longest suit (the most common hand), the bid with the best expected score "
-        f"as pitcher is {best['bid']}: {{value}} points per hand (counterfactual, {{n}} dealt hands).",
-        best, "score_change", fmt="{:+.2f}"))
-    row = part[part["bid"] == best["bid"]].iloc[0].to_dict()
+        f"With {common} trumps in your longest suit (the class with the most dealt hands here), bidding {best['bid']} "
+        f"as pitcher changes your team's score by {{value}} points per hand ({rank}; counterfactual, paired, {{n}} "
+        "dealt hands).", best, "score_change", fmt="{:+.2f}"))
     found.append(rp.finding_text(f"A hand with {common} trumps makes a bid of {best['bid']} "
-                                 "{value} of the time as pitcher ({n} dealt hands).", row, "make_chance"))
+                                 "{value} of the time as pitcher ({n} dealt hands).", best, "make_chance"))
     return [f for f in found if f]
 
 
@@ -413,12 +434,12 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     r.figure(path, "Points by seat relative to the dealer, 95% intervals (n = hands)")
     for _, row in rp.enough(by_seat).sort_values("pitch_rate", ascending=False).head(1).iterrows():
         r.finding(rp.finding_text(f"The seat {row['seat']} is the pitcher in {{value}} of the hands "
-                                  "(heuristic games, {n} hands).", row.to_dict(), "pitch_rate"))
+                                  "(heuristic games, {n} hands of {clusters}).", row.to_dict(), "pitch_rate"))
 
     sm = r.simulate("study", s.simulate)
     if "bids" in sm.tables:
         bids = sm.tables["bids"].copy()
-        bids["n"] = bids["hands"]
+        bids["n"], bids["games"] = bids["hands"], sm.games
         r.table("bids", bids, f"Bids and make rates over {sm.games:,} simulated games (heuristic)",
                 method="simulation counts; the share of hands and the make rate are Wilson intervals at the effective "
-                       "sample size of the per-game counts (clustered by game)")
+                       "sample size of the per-game counts (clustered by game)", clusters="games")

@@ -86,7 +86,8 @@ def reduce_games(games: list[list[dict[str, Any]]], first: int, cells: dict[str,
 
 def discard_table(cells: rp.Cells) -> pd.DataFrame:
     """Per strategy and rank: held, share discarded, points if discarded / kept and the
-    clustered difference (discarded - kept) of the points and of taking the final trick."""
+    clustered difference (discarded - kept) of the points and of taking the final trick, with
+    ``n`` and ``clusters`` (games) of the smaller side."""
     table = cells.table()
     diff = cells.difference("discarded", "points", within=["players_strategy", "rank_index"])
     final = cells.difference("discarded", "took_final", within=["players_strategy", "rank_index"])
@@ -103,7 +104,8 @@ def discard_table(cells: rp.Cells) -> pd.DataFrame:
         rows.append(row)
     out = pd.DataFrame(rows)
     keys = ["players_strategy", "rank_index"]
-    out = out.merge(diff[keys + ["n", "difference", "difference_lo", "difference_hi"]], on=keys, how="left")
+    out = out.merge(diff[keys + ["n", "clusters", "difference", "difference_lo", "difference_hi"]], on=keys,
+                    how="left")
     out = out.rename(columns={"difference": "points_difference", "difference_lo": "points_difference_lo",
                               "difference_hi": "points_difference_hi"})
     return out.merge(final[keys + ["final_difference", "final_difference_lo", "final_difference_hi"]], on=keys,
@@ -247,11 +249,12 @@ def build(r, spec, rules: dict[str, Any]) -> None:
                    "heuristic rows are observed in heuristic games (selection-biased: the heuristic chooses); "
                    "clustered by game")
     shown = discard.copy()
-    small = shown["n"].fillna(0) < rp.MIN_N
+    small = rp.below_minimum(shown)
     shown.loc[small, ["points_difference", "points_difference_lo", "points_difference_hi"]] = float("nan")
     path = plots.grouped_bars(shown, "rank", "players_strategy", "points_difference",
                               f"{spec.title}: points scored when discarding a rank vs keeping it (observed)\n"
-                              f"({s.records:,} games per strategy, {p0} players; empty: n < {rp.MIN_N})",
+                              f"({s.records:,} games per strategy, {p0} players; empty: n < {rp.MIN_N} or under "
+                              f"{rp.MIN_N} games)",
                               "rank held at the discard", "points in the hand (discarded - kept)",
                               r.fig_path("discard_value"), reference=0.0, reference_label="no effect",
                               group_label="players:")
@@ -263,23 +266,24 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     r.table("final_trick", table, "Chance that a card played to the final trick takes it (and scores), by its "
             "rank and the number of players (heuristic)", show=["players", "rank", "n", "taken"],
             method="observed in heuristic games; clustered by game")
-    path = plots.lines(table, "rank_index", "taken",
+    path = plots.lines(rp.enough(table), "rank_index", "taken",
                        f"{spec.title}: chance that the final card takes the final trick\n(heuristic players)",
                        "final card's rank", "chance to take the final trick", r.fig_path("final_trick"),
                        group="players", group_label="players:", xticks=range(13), xticklabels=list(RANKS),
                        count="n", min_count=rp.MIN_N)
-    r.figure(path, f"Taking the final trick by final card and number of players (points with n >= {rp.MIN_N})")
+    r.figure(path, f"Taking the final trick by final card and number of players (points with n >= {rp.MIN_N} cards of "
+             f"{rp.MIN_N}+ games)")
     main = rp.enough(table[(table["players"] == p0) & (table["taken"] < 0.5)])
     if len(main):
         row = main.loc[main["rank_index"].idxmax()].to_dict()
         r.finding(rp.finding_text(f"With {p0} players, a {row['rank']} played to the final trick takes it (and "
-                                  "scores) in {value} of cases ({n} cards).", row, "taken"))
+                                  "scores) in {value} of cases ({n} cards of {clusters}).", row, "taken"))
 
     r.h(3, "Hand size dynamics")
     by_hand = cells["hand"].table()
     r.table("hand_size_by_hand", by_hand, f"Cards dealt per player and players still in, by hand number "
             f"({p0} players, heuristic)", method="observed in heuristic games; clustered by game")
-    path = plots.lines(by_hand, "hand", "size", f"{spec.title}: cards dealt per player by hand number\n"
+    path = plots.lines(rp.enough(by_hand), "hand", "size", f"{spec.title}: cards dealt per player by hand number\n"
                        f"({s.records:,} heuristic games, {p0} players)", "hand number",
                        "cards dealt per player (mean)", r.fig_path("hand_size"), count="n", min_count=rp.MIN_N)
     r.figure(path, "Hand size by hand number, 95% band")

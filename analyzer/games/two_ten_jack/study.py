@@ -232,23 +232,28 @@ def build(r, spec, rules: dict[str, Any]) -> None:
     by_value = cells["value"].table()
     r.table("points_by_value_dealt", by_value, "Points per round by the total face score of the scoring cards dealt "
             "(clipped to -10..10)", method="dealt hands (random); clustered by game")
-    path = plots.lines(by_value, "value_bin", "points", f"{spec.title}: points per round by scoring cards dealt\n"
+    path = plots.lines(rp.enough(by_value), "value_bin", "points", f"{spec.title}: points per round by scoring cards dealt\n"
                        "(heuristic)", "face score of the scoring cards dealt (points)", "points per round (mean)",
                        r.fig_path("points_by_value_dealt"), count="n", min_count=rp.MIN_N)
-    r.figure(path, "Points per round by the scoring cards in the dealt hand, 95% band")
+    r.figure(path, f"Points per round by the scoring cards in the dealt hand, 95% band (points with n >= {rp.MIN_N} "
+             f"rounds of {rp.MIN_N}+ games)")
 
     r.h(3, "Dealer advantage")
     sm = r.simulate("study", s.simulate)
     positions = sm.tables.get("positions")
     if positions is not None:
         positions = positions.copy()
+        positions["n"], positions["games"] = positions["rounds"], sm.games
         overall = positions[positions["seat"].astype(str) == "all"] if "seat" in positions else positions
         r.table("dealer_advantage", positions, f"Points per round as dealer and non-dealer ({sm.games:,} games, "
-                "heuristic)", method="simulation")
+                "heuristic)", method="simulation; clustered by game", clusters="games")
         path = plots.bars(overall, "position", "points_per_round", f"{spec.title}: points per round by position\n"
                           f"({sm.games:,} games, {sm.hands:,} rounds, heuristic)", "position",
                           "points per round (mean)", r.fig_path("dealer_advantage"), colours=plots.PALETTE[:2],
                           legend=list(overall["position"].astype(str)), count=None)
         r.figure(path, f"Dealer and non-dealer points per round, 95% intervals (n = {sm.hands:,} rounds each)")
     if "round_points" in sm.tables:
-        r.table("round_points", sm.tables["round_points"], "Distribution of a round's points, dealer and non-dealer")
+        points = sm.tables["round_points"].copy()
+        points["n"], points["games"] = sm.hands, sm.games
+        r.table("round_points", points, "Distribution of a round's points, dealer and non-dealer (n = rounds)",
+                method="simulation; shares of the rounds clustered by game", clusters="games")
