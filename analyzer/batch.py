@@ -47,6 +47,10 @@ MAX_CHUNKS = 100_000
 CALL_GAMES = 1 << 18
 RUN_KEYS = {"name", "kind", "game", "games", "seed", "players", "rules", "seats", "strategies", "chunk", "alpha",
             "records", "rollout", "samples"}
+#: ``--local-cluster`` workers at most per core: each is a process of its own that loads the
+#: compiled kernels again (several hundred MB) and plays one chunk at a time on one thread, so
+#: workers past the cores only wait their turn, at that much memory each
+LOCAL_CLUSTER_PER_CORE = 2
 #: the summary's columns that count something (integers, empty for a run of a kind without them)
 COUNT_COLUMNS = ("games", "hands", "decisions", "samples_per_decision", "moon_attempts")
 #: the keys only a review run takes, and the ones it does not
@@ -734,6 +738,7 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
     Interrupted (Ctrl-C, SIGTERM), it keeps the chunks that finished and raises
     :class:`JobInterrupted`, writing no result files; running it again resumes.
     """
+    check_local_cluster(local_cluster)
     runs = load_job(job)
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -756,6 +761,22 @@ def run_job(job: str | Path, out: str | Path, workers: int | None = None, schedu
     finally:
         if created:
             note_folder(str(out), kept="*.pkl", done=True)
+
+
+def check_local_cluster(workers: int | None) -> None:
+    """A ``--local-cluster`` of 1 to LOCAL_CLUSTER_PER_CORE workers per core of this machine."""
+    from analyzer.runner import available_cores
+
+    if workers is None:
+        return
+    if workers < 1:
+        raise AnalyzerError(f"--local-cluster takes a positive number of workers, not {workers}")
+    cores = available_cores()
+    most = LOCAL_CLUSTER_PER_CORE * cores
+    if workers > most:
+        raise AnalyzerError(f"--local-cluster {workers}: at most {most} on this machine ({count(cores, 'core')}): each "
+                            "worker is a process with its own copy of the compiled kernels (several hundred MB) "
+                            "playing on one core; more only wait their turn")
 
 
 def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | None, local_cluster: int | None,

@@ -484,7 +484,7 @@ def batch(
     out: str = typer.Option(..., "--out", "-o", help="Folder for results and checkpoints.", metavar="DIR"),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local threads (default: all cores).", metavar="N"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (user strategies' files travel with the job).", metavar="TEXT"),
-    local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1.", metavar="N"),
+    local_cluster: Optional[int] = typer.Option(None, "--local-cluster", help="Start a Dask LocalCluster of N workers on 127.0.0.1 (at most twice the cores).", metavar="N"),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a chunk of the job takes longer than T seconds (a strategy stuck in a loop).", metavar="T"),
     as_json: bool = typer.Option(False, "--json", help="Print the result (the summary's rows, the chunk counts) as JSON.", metavar=""),
 ) -> None:
@@ -504,13 +504,12 @@ def batch(
     ```
     """
     from analyzer import api
-    from analyzer.batch import JobInterrupted
+    from analyzer.batch import JobInterrupted, check_local_cluster
     from analyzer.errors import AnalyzerError
 
     if scheduler and local_cluster:
         raise AnalyzerError("give either --scheduler or --local-cluster, not both")
-    if local_cluster is not None and local_cluster < 1:
-        raise AnalyzerError(f"--local-cluster takes a positive number of workers, not {local_cluster}")
+    check_local_cluster(local_cluster)
     if workers is not None and (scheduler or local_cluster):  # Dask workers play one thread each
         raise AnalyzerError("--workers sets this process's threads: give it without --scheduler or --local-cluster")
     _check_timeout(timeout)

@@ -361,3 +361,18 @@ def test_counts_in_the_summary_are_integers_for_every_kind(cli, tmp_path):
     frame = batch.summary_frame(tmp_path / "o")
     assert str(frame["hands"].dtype) == "Int64" and frame["hands"].tolist()[0] == hands
 
+
+
+def test_a_local_cluster_above_twice_the_cores_is_refused_before_anything(cli, tmp_path, monkeypatch):
+    """Each worker loads the kernels again (hundreds of MB): --local-cluster 64 on two cores
+    started 64 processes."""
+    from analyzer import runner
+
+    monkeypatch.setattr(runner, "available_cores", lambda: 3)
+    job = write_job(tmp_path, TINY)
+    code, _, err = cli("batch", job, "--out", tmp_path / "o", "--local-cluster", "7")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert err.startswith("error: --local-cluster 7: at most 6 on this machine (3 cores): ")
+    with pytest.raises(AnalyzerError, match="at most 6"):
+        batch.run_job(job, tmp_path / "o", local_cluster=7)   # the API too
+    assert not (tmp_path / "o").exists()
