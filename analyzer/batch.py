@@ -713,6 +713,34 @@ def _folder(path: Path) -> Path:
     return path
 
 
+#: io.atomic_path's temporary file of ``NAME``: ``.NAME.`` + tempfile's 8 random characters + ``.part``
+_PART = r"\.{name}\.[a-z0-9_]{{8}}\.part"
+
+
+def _remove_stale_parts(runs: list[Run], out: Path) -> None:
+    """Remove the temporary files of the job's own writes that a job killed mid-write
+    (SIGKILL, a power cut) left behind: checkpoints under ``.chunks/``, the runs' tables, the
+    summary. Called holding the folder's lock, so no live batch is writing them; only names of
+    the pattern batch writes are touched (a watched run's are removed by its watcher:
+    analyzer.supervise)."""
+    import re
+
+    chunk, table = re.compile(_PART.format(name=r"\d{12}\.pkl")), re.compile(_PART.format(name=r"\w+\.parquet"))
+    summary = re.compile(_PART.format(name=r"summary\.(csv|json)"))
+    places = [(out, summary), *((out / run.name, table) for run in runs)]
+    with contextlib.suppress(OSError):
+        places += [(folder, chunk) for folder in (out / ".chunks").iterdir() if folder.is_dir()]
+    for folder, pattern in places:
+        try:
+            names = [p for p in folder.iterdir() if p.name.startswith(".") and p.name.endswith(".part")]
+        except OSError:  # not there (or not a folder: _check_outputs says so)
+            continue
+        for path in names:
+            if pattern.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+                with contextlib.suppress(OSError):
+                    path.unlink()
+
+
 def _check_outputs(runs: list[Run], out: Path) -> None:
     """Refuse, before anything is played, an output that could not be written at the end: a
     run's folder or a summary file whose name something else holds (a file, a folder)."""
@@ -783,6 +811,7 @@ def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | N
              progress: bool, warn, timeout: float | None) -> JobResult:
     store = Checkpoints(out, warn)
     with store.locked():
+        _remove_stale_parts(runs, out)
         _check_outputs(runs, out)
         todo = [(run, start, count) for run in runs for start, count in run.chunks()
                 if not store.valid(run, start, count)]

@@ -376,3 +376,32 @@ def test_a_local_cluster_above_twice_the_cores_is_refused_before_anything(cli, t
     with pytest.raises(AnalyzerError, match="at most 6"):
         batch.run_job(job, tmp_path / "o", local_cluster=7)   # the API too
     assert not (tmp_path / "o").exists()
+
+
+def test_the_next_run_removes_the_temporary_files_a_killed_write_left(tmp_path):
+    """kill -9 mid-write leaves io.atomic_path's hidden .part file (only a watched run's
+    watcher removed them): the next run of the job, holding the folder's lock, removes those
+    of its own writes, and nothing else."""
+    import fcntl
+
+    job, out = write_job(tmp_path, TINY), tmp_path / "out"
+    batch.run_job(job, out, workers=1)
+    [key] = [p for p in (out / ".chunks").iterdir() if p.is_dir()]
+    stale = [key / ".000000000010.pkl.k3j_9xq0.part", out / "r" / ".seats.parquet.a1b2c3d4.part",
+             out / ".summary.csv.zz99yy88.part", out / ".summary.json.qwertyui.part",
+             out / ".chunks" / "0123456789abcdef" / ".000000000000.pkl.abcdefgh.part"]  # an old key's too
+    kept = [out / ".notes.txt.abcdefgh.part",        # not a file batch writes
+            out / "r" / "seats.parquet.a1b2c3d4.part",  # not hidden: not atomic_path's
+            key / ".000000000010.pkl.short.part",     # not tempfile's 8 characters
+            out / "elsewhere" / ".seats.parquet.a1b2c3d4.part"]  # not a folder of the job's runs
+    for path in stale + kept:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("half")
+    with open(out / ".chunks" / "lock", "a+") as other:  # another live batch holds the folder
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(AnalyzerError, match="another batch job is running"):
+            batch.run_job(job, out, workers=1)
+        assert all(p.exists() for p in stale)
+    again = batch.run_job(job, out, workers=1)
+    assert again.chunks_done_before == 2
+    assert [p for p in stale if p.exists()] == [] and all(p.exists() for p in kept)
