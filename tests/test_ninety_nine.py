@@ -290,3 +290,16 @@ def test_rounds_are_dealt_alike_whatever_the_strategies():
     assert [d["hands"] for d in deals_a] == [d["hands"] for d in deals_b]
     assert [d["stock"] for d in deals_a] == [d["stock"] for d in deals_b]
     assert [ev["move"] for ev in a if ev["ev"] == "decide"] != [ev["move"] for ev in b if ev["ev"] == "decide"]
+
+
+def test_bust_rates_are_shares_with_intervals_inside_0_1():
+    """A seat's busts per round and a position's bust rate are shares (at most one bust a
+    round): their intervals are Wilson ones, inside [0, 1]. The delta method's ratio interval
+    went below 0 on two games of six players (seed 1: position 5, 2 busts in 20 rounds,
+    [-0.135, 0.335])."""
+    for seed in range(3):
+        result = api.simulate("ninety-nine", games=2, seed=seed, players=6, workers=1)
+        for _, row in result.tables["positions"].iterrows():
+            assert 0 <= row["bust_rate_lo"] <= row["busts"] / row["rounds"] <= row["bust_rate_hi"] <= 1, (seed, row)
+        for _, row in result.tables["seats"].iterrows():
+            assert 0 <= row["busts_per_round_lo"] <= row["busts_per_round"] <= row["busts_per_round_hi"] <= 1

@@ -67,7 +67,7 @@ class NinetyNineSpec(GameSpec):
 
     def summarize(self, acc: Accumulator, rules: dict[str, Any], names: list[str]) -> dict[str, Any]:
         seats = seat_table(acc, rules, names)
-        busts = [acc.ratio(f"busts_{s}", "hands") for s in range(rules["players"])]
+        busts = [acc.share(f"busts_{s}", "hands") for s in range(rules["players"])]  # shares: inside [0, 1]
         for i, name in enumerate(("busts_per_round", "busts_per_round_lo", "busts_per_round_hi")):
             seats[name] = [b[i] for b in busts]
         positions = []
@@ -75,7 +75,7 @@ class NinetyNineSpec(GameSpec):
             rounds = acc.col(f"rounds_pos_{k}")[0]
             row: dict[str, Any] = {"position": k, "label": _position_label(k), "rounds": int(rounds),
                                    "busts": int(acc.col(f"busts_pos_{k}")[0])}
-            add_interval(row, "bust_rate", acc.ratio(f"busts_pos_{k}", f"rounds_pos_{k}"))
+            add_interval(row, "bust_rate", acc.share(f"busts_pos_{k}", f"rounds_pos_{k}"))
             positions.append(row)
         totals: dict[str, Any] = {}
         add_interval(totals, "rounds_per_game", acc.mean("hands"))
