@@ -45,7 +45,7 @@ from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
 from analyzer.stats import (EXACT_VALUES, Z95, Moments, mean_interval, normal_p_value, proportion_interval,
                             sign_flip_p_value, wilson)
-from analyzer.terminal import count
+from analyzer.terminal import count, texts_apart
 
 FIRST_LOOK = 1000
 
@@ -150,20 +150,23 @@ class Comparison(Result):
             p = row["p_value"]
             sure = f"p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
-            def ends(lo: float, hi: float) -> str:  # one deal has no spread: no interval
-                return "(no interval from one deal)" if math.isnan(lo) else f"[{lo:.3f}, {hi:.3f}]"
+            def ends(value: float, lo: float, hi: float) -> str:  # one deal has no spread: no interval
+                if math.isnan(lo):
+                    return f"{value:.3f} of the wins (no interval from one deal)"
+                value, lo, hi = texts_apart((value, lo, hi), 3)  # 0.9996 is not "1.000 [0.981, 1.000]"
+                return f"{value} of the wins [{lo}, {hi}]"
 
             level = self.alpha if self.level is None else self.level
             if bool(row["decided"]) if "decided" in row else p < level:
                 strong, weak = (x, y) if share > 0.5 else (y, x)
                 s, lo, hi = (share, row["win_rate_lo"], row["win_rate_hi"]) if share > 0.5 else \
                     (1 - share, 1 - row["win_rate_hi"], 1 - row["win_rate_lo"])
-                text = f"{strong} is stronger than {weak}: {s:.3f} of the wins {ends(lo, hi)}, {sure}"
+                text = f"{strong} is stronger than {weak}: {ends(s, lo, hi)}, {sure}"
             else:
                 # after sequential looks a p under alpha can still be above the looks' level
                 at = f" (above {level:.2g}, the level of each sequential look)" if level <= p < self.alpha else ""
-                text = (f"{x} and {y} are not told apart: {x} takes {share:.3f} of the wins "
-                        f"{ends(row['win_rate_lo'], row['win_rate_hi'])}, {sure}{at}")
+                text = (f"{x} and {y} are not told apart: {x} takes "
+                        f"{ends(share, row['win_rate_lo'], row['win_rate_hi'])}, {sure}{at}")
             lines.append(text + f" ({count(row['deals'], 'deal')}).")
         direction = "fewer is better" if spec.lower_score_wins else "more is better"
         lines.append(f"score_margin: the strategy's final score minus the opponent's, per game ({direction} in "
@@ -222,6 +225,11 @@ class Tournament:
         self.labels = _labels(strategies)
         self.pairs: list[PairStats] = []
         self.arms: list[Arm] = []
+        # exact sums (stats.Moments' scale): a game's share of the wins is a multiple of 1/w
+        # for its w <= p winners, its score margin one of 1/lcm(seats of X, seats of Y); a
+        # deal's are the means over the pairing's seatings; so the tables are the same for
+        # any cut into chunks (batch's chunk size, compare's calls)
+        unit = math.lcm(*range(1, p + 1))
         for x, y in itertools.combinations(range(len(strategies)), 2):
             pair_arms = []
             for seating in arrangements(p, x, y):
@@ -230,9 +238,15 @@ class Tournament:
                     records.replayed_illegal_move, spec, run_traced, self.base.rules, self.base.params, strat,
                     [self.labels[v] for v in seating]) if self.functions else None
                 pair_arms.append(Arm(run_chunk, self.base.params, strat, ncols, seating, describe))
-            self.pairs.append(PairStats(x, y, pair_arms))
+            deal = unit * len(pair_arms)
+            self.pairs.append(PairStats(x, y, pair_arms, share=Moments(keep=EXACT_VALUES, scale=deal),
+                                        single=Moments(scale=unit), margin=Moments(scale=deal),
+                                        hands=Moments(scale=1)))
             self.arms.extend(pair_arms)
-        self.ranking = [Moments() for _ in strategies]
+        # a strategy's deal in the ranking: the mean of its pairings' (at most len - 1) deal shares
+        ranked = (unit * math.lcm(*(len(pair.arms) for pair in self.pairs))
+                  * math.lcm(*range(1, len(strategies))))
+        self.ranking = [Moments(scale=ranked) for _ in strategies]
         #: each pairing stops on its own: the ranking is made from the pairings (tables)
         self.each_pair = False
 
@@ -261,15 +275,14 @@ class Tournament:
     def moments(self) -> list[Moments]:
         return [m for pair in self.pairs for m in (pair.share, pair.single, pair.margin, pair.hands)] + self.ranking
 
-    def state(self) -> list[tuple[int, float, float, list[float]]]:
-        return [(m.n, m.s, m.sq, m.first) for m in self.moments()]
+    def state(self) -> list[tuple]:
+        return [m.state() for m in self.moments()]
 
-    def merge(self, state: list[tuple[int, float, float, list[float]]]) -> None:
+    def merge(self, state: list[tuple]) -> None:
         """Add a later chunk's ``state`` (chunks merged in order: the first values stay the
-        first ones)."""
-        for m, (n, s, sq, first) in zip(self.moments(), state):
-            m.n, m.s, m.sq = m.n + n, m.s + s, m.sq + sq
-            m.first = (m.first + list(first))[:m.keep]
+        first ones; the sums are exact, so the grouping changes nothing)."""
+        for m, part in zip(self.moments(), state):
+            m.merge(part)
 
     def tables(self, level: float) -> dict[str, pd.DataFrame]:
         return _tables(self.labels, self.pairs, None if self.each_pair else self.ranking, level)

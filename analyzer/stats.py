@@ -131,20 +131,51 @@ def sign_flip_p_value(values, center: float) -> float | None:
 @dataclass
 class Moments:
     """Running sum and sum of squares of a per-deal (or per-game) quantity; with ``keep``,
-    its first ``keep`` values too (``first``, in the order added)."""
+    its first ``keep`` values too (``first``, in the order added).
+
+    With ``scale`` (a positive integer: every value is a multiple of 1/scale, as a share of
+    wins split among at most P winners and averaged over A seatings is of 1/(lcm(1..P) A)),
+    the sums are kept exact, as integers in units of 1/scale (``exact``), and ``s``, ``sq``
+    are their quotients: the same numbers however the values were cut into chunks, added or
+    merged (batch checkpoints, threads). Without it, float sums, whose last bits depend on
+    the grouping."""
 
     n: int = 0
     s: float = 0.0
     sq: float = 0.0
     keep: int = 0
     first: list[float] = field(default_factory=list)
+    scale: int = 0
+    #: with ``scale``: the sum and the sum of squares of the values times ``scale``, exact
+    exact: tuple[int, int] = (0, 0)
 
     def add(self, values: np.ndarray) -> None:
         self.n += values.size
-        self.s += float(values.sum())
-        self.sq += float((values * values).sum())
+        if self.scale:
+            self._add_exact(*_grid_sums(values, self.scale))
+        else:
+            self.s += float(values.sum())
+            self.sq += float((values * values).sum())
         if len(self.first) < self.keep:
             self.first += [float(v) for v in values.ravel()[:self.keep - len(self.first)]]
+
+    def state(self) -> tuple:
+        """What ``merge`` adds to another Moments of the same quantity (a chunk's result)."""
+        return (self.n, self.exact if self.scale else (self.s, self.sq), list(self.first))
+
+    def merge(self, state: tuple) -> None:
+        """Add a later chunk's ``state`` (merged in order: the first values stay the first)."""
+        n, sums, first = state
+        self.n += n
+        if self.scale:
+            self._add_exact(*sums)
+        else:
+            self.s, self.sq = self.s + sums[0], self.sq + sums[1]
+        self.first = (self.first + list(first))[:self.keep]
+
+    def _add_exact(self, total: int, total_sq: int) -> None:
+        self.exact = (self.exact[0] + total, self.exact[1] + total_sq)
+        self.s, self.sq = self.exact[0] / self.scale, self.exact[1] / (self.scale * self.scale)
 
     def interval(self) -> tuple[float, float, float]:
         return mean_interval(self.s, self.sq, self.n)
@@ -161,6 +192,21 @@ class Moments:
         mean = self.s / self.n
         lo, hi = proportion_interval(mean, self.se() ** 2, self.n)
         return (mean, lo, hi)
+
+
+def _grid_sums(values: np.ndarray, scale: int) -> tuple[int, int]:
+    """The exact sum and sum of squares of ``values * scale``, integers (Moments' ``scale``):
+    each value is taken to the nearest multiple of 1/scale, which it must be within rounding."""
+    scaled = np.asarray(values, dtype=np.float64).ravel() * scale
+    k = np.rint(scaled)
+    if k.size and not np.all(np.abs(scaled - k) <= 1e-6 * np.maximum(1.0, np.abs(k))):
+        raise ValueError(f"values that are not multiples of 1/{scale}")
+    top = float(np.abs(k).max()) if k.size else 0.0
+    if top * top * k.size < 2.0 ** 62:  # no int64 sum can overflow
+        k = k.astype(np.int64)
+        return int(k.sum()), int((k * k).sum())
+    whole = [int(v) for v in k]  # Python integers: exact at any size
+    return sum(whole), sum(v * v for v in whole)
 
 
 def sample_mean_interval(values) -> tuple[float, float, float]:
