@@ -613,7 +613,8 @@ class JobResult(Result):
 
 
 class Checkpoints:
-    """One file per finished chunk: ``OUT/.chunks/<run key>/<start>.pkl``.
+    """One file per finished chunk: ``OUT/.chunks/<run key>/<start>.pkl``, beside ``run.json``
+    naming the run (``prune``).
 
     A file holds a header line (magic, the run key, the chunk's start and count, and the
     SHA-256 of the payload) and the pickled result. ``valid`` checks all of it, so a file
@@ -622,6 +623,8 @@ class Checkpoints:
     """
 
     MAGIC = b"analyzer-chunk-1"
+    #: in a run key's folder: the run it holds the chunks of (``{"run": name, ...}``)
+    OWNER = "run.json"
 
     def __init__(self, out: Path, warn=None) -> None:
         self.root = out / ".chunks"
@@ -640,8 +643,38 @@ class Checkpoints:
         payload = pickle.dumps(value)
         target = self.path(run, start)
         _folder(target.parent)
+        owner = target.parent / self.OWNER
+        if not owner.exists():  # whose folder it is: ``prune`` removes it once the run has moved on
+            from analyzer.io import write_text
+
+            write_text(owner, json.dumps({"run": run.name, "kind": run.kind, "game": run.game}) + "\n")
         with atomic_path(target) as tmp:
             tmp.write_bytes(self._header(run, start, count, payload) + b"\n" + payload)
+
+    def prune(self, runs: list[Run]) -> list[Path]:
+        """After the job's results are written: remove the checkpoint folders of earlier
+        versions of its runs (a folder whose ``OWNER`` names a run of the job, under another
+        key: other settings, an edited strategy or record, another analyzer), whose results
+        the job has just replaced. A run no longer in the job (renamed, removed) keeps its
+        folder, and so does a folder that names no run (an older analyzer's). Called holding
+        the lock: no other batch uses the folder. Returns the folders removed."""
+        import shutil
+
+        names, current = {run.name for run in runs}, {run.key for run in runs}
+        removed = []
+        try:
+            folders = sorted(p for p in self.root.iterdir() if p.is_dir() and p.name not in current)
+        except OSError:
+            return removed
+        for folder in folders:
+            try:
+                owner = json.loads((folder / self.OWNER).read_text(encoding="utf-8"))["run"]
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            if owner in names:
+                shutil.rmtree(folder, ignore_errors=True)
+                removed.append(folder)
+        return removed
 
     def _payload(self, run: Run, start: int, count: int) -> bytes | None:
         """The checked payload of a chunk's file, or None when it is missing or does not prove
@@ -725,7 +758,8 @@ def _remove_stale_parts(runs: list[Run], out: Path) -> None:
     analyzer.supervise)."""
     import re
 
-    chunk, table = re.compile(_PART.format(name=r"\d{12}\.pkl")), re.compile(_PART.format(name=r"\w+\.parquet"))
+    chunk = re.compile(_PART.format(name=r"(\d{12}\.pkl|run\.json)"))
+    table = re.compile(_PART.format(name=r"\w+\.parquet"))
     summary = re.compile(_PART.format(name=r"summary\.(csv|json)"))
     places = [(out, summary), *((out / run.name, table) for run in runs)]
     with contextlib.suppress(OSError):
@@ -829,6 +863,7 @@ def _run_job(runs: list[Run], out: Path, workers: int | None, scheduler: str | N
         finally:
             display.close()
         _write_results(runs, store, out)
+        store.prune(runs)
     return JobResult(runs, total, total - len(todo), time.perf_counter() - started, str(out),
                      {"runs": summary_frame(out)})
 

@@ -421,3 +421,39 @@ def test_a_compare_run_gives_the_same_bits_whatever_its_chunk_size():
             assert other.keys() == tables[0].keys()
             for name in other:   # pairs, and the ranking of three
                 pd.testing.assert_frame_equal(other[name], tables[0][name], check_exact=True)
+
+
+def test_a_completed_job_removes_the_checkpoints_of_its_runs_earlier_versions(tmp_path, monkeypatch):
+    """Every edit of a run (or of the analyzer) makes a new key folder under .chunks/: the old
+    ones were never removed. A completed job removes those of its own runs' earlier versions
+    (their results were just replaced), and nothing else."""
+    compare = "[[run]]\nname = 'c'\nkind = 'compare'\ngame = 'ninety-nine'\ngames = 4\nchunk = 2\n" \
+              "strategies = ['heuristic', 'random']\n"
+    job, out = write_job(tmp_path, TINY + compare), tmp_path / "out"
+    batch.run_job(job, out, workers=1)
+    chunks = out / ".chunks"
+    first = {p.name for p in chunks.iterdir() if p.is_dir()}
+    foreign = chunks / "0123456789abcdef"   # an older analyzer's folder: no owner named
+    gone = chunks / "fedcba9876543210"      # a run no longer in the job
+    foreign.mkdir()
+    gone.mkdir()
+    (gone / "run.json").write_text(json.dumps({"run": "gone"}))
+    job.write_text(job.read_text().replace("games = 4", "games = 6"))
+    played = batch.play_chunk
+
+    def fails_on_the_compare(run, *args):
+        if run.name == "c":
+            raise AnalyzerError("stopped")
+        return played(run, *args)
+
+    monkeypatch.setattr(batch, "play_chunk", fails_on_the_compare)
+    with pytest.raises(AnalyzerError):
+        batch.run_job(job, out, workers=1)
+    assert first <= {p.name for p in chunks.iterdir()}   # a job that did not finish removes nothing
+    monkeypatch.setattr(batch, "play_chunk", played)
+    again = batch.run_job(job, out, workers=1)
+    now = {p.name for p in chunks.iterdir() if p.is_dir()}
+    keys = {run.key for run in again.runs}
+    assert len(keys & first) == 1                        # the simulate run is unchanged
+    assert now == keys | {foreign.name, gone.name}       # the compare's old folder is gone
+    assert {json.loads((chunks / k / "run.json").read_text())["run"] for k in keys} == {"r", "c"}
