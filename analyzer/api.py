@@ -68,10 +68,12 @@ _clean = clean  # the name the modules use
 def _leader_line(table: pd.DataFrame, unit: str, who: Callable[[pd.Series], str]) -> str:
     """The verdict of a seats (or teams) table: its leader in win rate, its interval, and
     the others whose intervals reach it (``unit``: "seat" or "team", its column)."""
+    from analyzer.terminal import texts_apart
+
     ranked = table.sort_values("win_rate", ascending=False).reset_index(drop=True)
     top = ranked.iloc[0]
-    line = (f"{unit.capitalize()} {top[unit]} ({who(top)}) won most often: {top['win_rate']:.3f} of the games "
-            f"[{top['win_rate_lo']:.3f}, {top['win_rate_hi']:.3f}]")
+    rate, lo, hi = texts_apart((top["win_rate"], top["win_rate_lo"], top["win_rate_hi"]), 3)
+    line = f"{unit.capitalize()} {top[unit]} ({who(top)}) won most often: {rate} of the games [{lo}, {hi}]"
     close = [r for _, r in ranked.iloc[1:].iterrows() if r["win_rate_hi"] >= top["win_rate_lo"]]
     if close:
         if len(close) == 1:

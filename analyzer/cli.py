@@ -305,12 +305,14 @@ def simulate(
 
 
 def _print_summary(summary) -> None:
-    rules = ", ".join(f"{k}={v}" for k, v in summary.rules.items())
-    rate = summary.hands / summary.elapsed if summary.elapsed > 0 else float("nan")
+    from analyzer import games as registry
     from analyzer.terminal import count
 
-    _say(f"{summary.game}: {count(summary.games, 'game')}, {count(summary.hands, 'hand')}, seed {summary.seed}, "
-         f"{summary.elapsed:.2f} s ({rate:,.0f} hands/s)\nrules: {rules}")
+    rules = ", ".join(f"{k}={v}" for k, v in summary.rules.items())
+    hand = registry.get(summary.game).hand_name  # Ninety-Nine's tables count rounds: so does this line
+    rate = f" ({summary.hands / summary.elapsed:,.0f} {hand}s/s)" if summary.elapsed > 0 else ""
+    _say(f"{summary.game}: {count(summary.games, 'game')}, {count(summary.hands, hand)}, seed {summary.seed}, "
+         f"{_seconds(summary.elapsed)}{rate}\nrules: {rules}")
     for name, table in summary.tables.items():
         _print_frame(table, name)
     from analyzer.terminal import interval
@@ -325,6 +327,16 @@ def _print_summary(summary) -> None:
     _say(f"(what each column means: docs/{summary.game}.md, section \"Summary\")")
     if summary.verdict():
         _say(summary.verdict())
+
+
+def _seconds(elapsed: float) -> str:
+    """A run's time to two significant digits below 10 s ("0.0044 s", not "0.00 s" beside a
+    rate of hands per second), to a hundredth above."""
+    if elapsed >= 10 or not elapsed > 0:
+        return f"{elapsed:.2f} s"
+    import math
+
+    return f"{elapsed:.{max(2, 1 - math.floor(math.log10(elapsed)))}f} s"
 
 
 @app.command()
@@ -467,7 +479,7 @@ def compare(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        typer.echo(f"{result.game}: {count(result.games, 'deal')}, seed {result.seed}, {result.elapsed:.2f} s")
+        typer.echo(f"{result.game}: {count(result.games, 'deal')}, seed {result.seed}, {_seconds(result.elapsed)}")
         if getattr(result, "stopped_early", False):
             typer.echo(f"stopped early: every difference decided at overall error rate {result.alpha}")
         for name, table in result.tables.items():
@@ -654,6 +666,8 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
     facts = result.facts
     from pathlib import Path
 
+    from analyzer.terminal import count
+
     where = f" (from {Path(record).name}, decision {at})" if record else ""
     about = facts["description"] if "seat" in facts["description"] else \
         ", ".join(filter(None, [f"seat {facts['seat']} to move", facts["description"]]))
@@ -667,7 +681,7 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
     outcome = [c for c in result.table.columns if c + "_lo" in result.table.columns and c != "win"][0]
     ranked = "win, then " + f"{outcome} ({order})" if facts["ranked_by"] == "win" else f"{outcome} ({order}; the win is the same)"
     _say(f"  rollout: {rollouts}; ranked by {ranked}")
-    _say(f"  {facts['method']}: {result.samples:,} samples, {result.elapsed:.1f} s; stopped: {result.stopped}")
+    _say(f"  {facts['method']}: {count(result.samples, 'sample')}, {_seconds(result.elapsed)}; stopped: {result.stopped}")
     if "effective_samples" in facts:
         typer.echo(f"  effective samples after the inference weights: {facts['effective_samples']:,.0f}")
     if "solver" in facts:
@@ -719,7 +733,7 @@ def _print_options(table, outcome: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from analyzer.terminal import interval
+    from analyzer.terminal import chance, interval
 
     out = Table(header_style="bold", box=None, pad_edge=False)
     out.add_column("#", justify="right")
@@ -740,7 +754,7 @@ def _print_options(table, outcome: str) -> None:
             value = value.replace(" ", "% ", 1)
         else:
             value = interval(row[outcome], row[outcome + "_lo"], row[outcome + "_hi"])
-        cells = [str(row["rank"]), row["option"], win, value, f"{row['p_best']:.3f}", f"{row['samples']:,}"]
+        cells = [str(row["rank"]), row["option"], win, value, chance(row["p_best"]), f"{row['samples']:,}"]
         if solved:
             cells.append(interval(row["solved"], row["solved_lo"], row["solved_hi"]))
         out.add_row(*cells, "dropped" if row["dropped"] else "")
@@ -848,8 +862,9 @@ def review(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        columns = ["decision", "hand", "seat", "played", "best", "loss_win", "loss_win_se", "p_best_played", "note"]
-        _print_frame(result.tables["decisions"][columns], "decisions (loss_win: P(win) lost against the best move)")
+        _print_frame(_decisions_in_points(result.tables["decisions"]),
+                     "decisions (loss_points: points of win probability lost against the best move, "
+                     "±95%)")
         _print_frame(_seats_in_points(result.tables["seats"]), "seats (losses in points of win probability)")
         for line in result.verdict().splitlines():
             _say(line)
@@ -863,6 +878,22 @@ def review(
                  f"samples).")
     if result.interrupted:
         raise typer.Exit(_say_interrupted(f"interrupted after {len(result.tables['decisions'])} decision(s)"))
+
+
+def _decisions_in_points(decisions):
+    """review's decisions table as its verdict lines say it: the loss in points of win
+    probability (0.109 of a win reads 10.9) with its 95% interval, as the seats table and
+    the verdict give theirs (not a fraction beside a standard error). --json and --csv keep
+    loss_win and loss_win_se."""
+    from analyzer.stats import Z95
+
+    shown = decisions[["decision", "hand", "seat", "played", "best"]].copy()
+    shown["loss_points"] = 100 * decisions["loss_win"]
+    shown["loss_points_lo"] = 100 * (decisions["loss_win"] - Z95 * decisions["loss_win_se"])
+    shown["loss_points_hi"] = 100 * (decisions["loss_win"] + Z95 * decisions["loss_win_se"])
+    shown["p_best_played"] = decisions["p_best_played"]
+    shown["note"] = decisions["note"]
+    return shown
 
 
 def _seats_in_points(seats):
@@ -924,7 +955,8 @@ def solve(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
         return
-    _say(f"{result.game}: {result.value_meaning}")
+    meaning = result.value_meaning  # "value: ..." in every game (Two-Ten-Jack's solver says it without)
+    _say(f"{result.game}: {meaning if meaning.startswith('value:') else 'value: ' + meaning}")
     _print_frame(result.tables["options"])
     _say(result.verdict())
 

@@ -148,11 +148,16 @@ class EvaluationResult(Result):
         by_win = self.facts.get("ranked_by") == "win"
         outcome = [c for c in t.columns if c + "_lo" in t.columns and c != "win"][0]
 
+        from analyzer.terminal import texts_apart
+
         def value(row) -> str:
-            if by_win:
-                return f"wins {row['win']:.1%} [{row['win_lo']:.1%}, {row['win_hi']:.1%}]"
+            if by_win:  # "99.96%", not "100.0%": never a certainty it is not
+                win, lo, hi = texts_apart((row["win"], row["win_lo"], row["win_hi"]), 1, percent=True)
+                return f"wins {win} [{lo}, {hi}]"
             if self.facts.get("outcome_binary"):  # a share: in percent, as the table shows it
-                return f"{outcome} {row[outcome]:.1%} [{row[outcome + '_lo']:.1%}, {row[outcome + '_hi']:.1%}]"
+                share, lo, hi = texts_apart((row[outcome], row[outcome + "_lo"], row[outcome + "_hi"]), 1,
+                                            percent=True)
+                return f"{outcome} {share} [{lo}, {hi}]"
             return f"{outcome} {row[outcome]:.3g} [{row[outcome + '_lo']:.3g}, {row[outcome + '_hi']:.3g}]"
 
         every = f"all {self.samples:,} samples" if self.samples > 1 else "the one sample"
@@ -175,12 +180,16 @@ class EvaluationResult(Result):
             second = kept.iloc[0]
             if by_win:
                 gap = -second["diff_to_best"]
-                how = f"{gap:.1%} worse" if gap >= 0.0005 else "level with it"
                 half = Z95 * second["diff_se"]
+                # in percentage points of win probability (32.6% against 32.2% is 0.4 points, not
+                # "0.4% worse"), the gap and the half-width apart where they differ
+                gap_text, half_text = texts_apart((gap, half, 0.0), 1, percent=True)[:2]
+                level = gap < 0.0005
+                how = "level with it" if level else f"{gap_text[:-1]} percentage points worse"
                 # P(best) is one-sided, the interval two-sided: a best "Play" can stand beside
                 # a difference whose interval reaches level, and the reader is told so
-                maybe = ": it may be as good" if gap >= 0.0005 and gap - half <= 0 else ""
-                line += f"; {second['option']} is {how} (±{half:.1%}{maybe})"
+                maybe = " percentage points" if level else ": it may be as good" if gap - half <= 0 else ""
+                line += f"; {second['option']} is {how} (±{half_text[:-1]}{maybe})"
             else:
                 line += f"; next {second['option']}: {value(second)}"
             if len(kept) > 1:

@@ -91,18 +91,26 @@ class ReviewResult(Result):
         return t[t["loss_win"] > 0].sort_values("loss_win", ascending=False).head(k)
 
     def verdict(self) -> str:
+        from analyzer.terminal import texts_apart
+
         lines = []
         for row in self.tables["seats"].to_dict(orient="records"):
             # a sum of losses, each measured where it was made: not a probability (it can pass
             # 1), so it is given in points of win probability, not in percent
-            lines.append(f"Seat {row['seat']}: {row['choices']} choice(s) cost {100 * row['loss_win']:.1f} points of "
-                         f"win probability in all [{100 * row['loss_win_lo']:.1f}, {100 * row['loss_win_hi']:.1f}], "
+            total, lo, hi = (text[:-1] for text in texts_apart((row["loss_win"], row["loss_win_lo"],
+                                                                row["loss_win_hi"]), 1, percent=True))
+            lines.append(f"Seat {row['seat']}: {row['choices']} choice(s) cost {total} points of "
+                         f"win probability in all [{lo}, {hi}], "
                          f"{100 * row['loss_per_choice']:.2f} per choice; {row['flagged']} flagged, "
                          f"{row['unclear']} not separated.")
         for row in self.costliest().to_dict(orient="records"):
+            # in points of win probability with its 95% interval, as the seat's line above
+            half = Z95 * row["loss_win_se"]
+            loss, lo, hi = texts_apart((row["loss_win"], row["loss_win"] - half, row["loss_win"] + half), 1,
+                                       percent=True)
             lines.append(f"hand {row['hand']}, decision {row['decision']} (seat {row['seat']}): played "
-                         f"{row['played']}, best {row['best']}: -{row['loss_win']:.1%} win "
-                         f"[±{Z95 * row['loss_win_se']:.1%}]{_flag_text(row)}")
+                         f"{row['played']}, best {row['best']}: cost {loss[:-1]} points of win probability "
+                         f"[{lo[:-1]}, {hi[:-1]}]{_flag_text(row)}")
         return "\n".join(lines)
 
 
@@ -154,6 +162,8 @@ def _row(d: Decision, result) -> dict[str, Any]:
     note = "equivalent to the best" if same and "/" in str(best["option"]) else ("best" if same else "")
     if tied:
         note = "tied with the best: the same result on every sample"
+    elif flagged and not _beyond(loss_win, loss_se):  # no loss in win probability shows it: say why
+        note = "flagged on the hand's outcome"
     if result.samples == 0:
         note = "equivalent options"
     return {**base, "best": str(best["option"]), "loss_win": loss_win, "loss_win_se": loss_se,
@@ -300,7 +310,7 @@ def to_html(result: ReviewResult) -> str:
         d = by_number[int(row["decision"])]
         text = "\n".join(line for line in result.replay[last:d.event + 1] if line)
         last = d.event + 1
-        cost = "" if row["loss_win"] <= 0 else f"-{row['loss_win']:.1%} win (±{Z95 * row['loss_win_se']:.1%})"
+        cost = "" if row["loss_win"] <= 0 else f"{100 * row['loss_win']:.1f} ±{100 * Z95 * row['loss_win_se']:.1f}"
         style = ' class="flag"' if row["flagged"] else ""
         rows.append(f"<tr{style}><td><pre>{html.escape(text)}</pre></td><td>{int(row['decision'])}</td>"
                     f"<td>{int(row['seat'])}</td><td>{html.escape(str(row['played']))}</td>"
@@ -315,7 +325,7 @@ tr.flag td{{background:#fde8e0}}</style></head><body>
 <h1>Review of game {result.game_index} of {html.escape(result.record)} ({html.escape(result.game)})</h1>
 <p>Rollout: {html.escape(str(result.rollout))}; up to {result.samples:,} samples per decision.</p>
 <p>{verdict}</p>
-<table><tr><th>replay</th><th>decision</th><th>seat</th><th>played</th><th>best</th><th>loss</th>
+<table><tr><th>replay</th><th>decision</th><th>seat</th><th>played</th><th>best</th><th>loss (points of win probability, ±95%)</th>
 <th>P(best) of the move played</th><th>note</th></tr>
 {''.join(rows)}
 </table></body></html>

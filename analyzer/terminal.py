@@ -49,9 +49,44 @@ def number(value: Any, decimals: int | None = None) -> str:
         v = float(value)
         if decimals is None:
             decimals = 4 if abs(v) < 10 else 2
-        return f"{v:,.{decimals}f}"
+        return unsigned_zero(f"{v:,.{decimals}f}")
     return str(value)
 
+
+def unsigned_zero(text: str) -> str:
+    """``-0.000`` (a tiny negative, or a float's -0.0, rounded) as ``0.000``: no sign on a zero."""
+    return text[1:] if text.startswith("-") and not text.strip("-0.,") else text
+
+
+#: the most decimals ``apart`` adds to keep numbers that differ from printing alike
+MOST_DECIMALS = 6
+
+
+def apart(values, decimals: int, scale: float = 1.0) -> int:
+    """Decimals, ``decimals`` or more (up to MOST_DECIMALS), at which the ``values`` (times
+    ``scale``: 100 for a percent) that differ also print differently: a rounding must not say
+    that an estimate sits at its interval's end (``1.000 [0.981, 1.000]`` for 0.9996), that an
+    interval has no width (``[0.500, 0.500]``) or that a share is exactly 0. Values that
+    print alike even at the most decimals (a difference of 1e-12 is noise) are left alike."""
+    def text(v: float, d: int) -> str:
+        return unsigned_zero(f"{v:.{d}f}")
+
+    shown = [float(v) * scale for v in values if v is not None and math.isfinite(float(v))]
+    finest = {text(v, MOST_DECIMALS) for v in shown}
+    for d in range(decimals, MOST_DECIMALS):
+        if len({text(v, d) for v in shown}) == len(finest):
+            return d
+    return max(decimals, MOST_DECIMALS)
+
+
+
+def texts_apart(values, decimals: int, percent: bool = False) -> list[str]:
+    """The ``values`` (an estimate and its interval's ends, in a verdict's sentence) at the
+    decimals ``apart`` gives: ``["0.352", "0.307", "0.401"]``; with ``percent`` times 100
+    and a ``%`` after each (``["99.96%", "98.10%", "100.00%"]``, never ``100.0%`` for 0.9996)."""
+    scale = 100.0 if percent else 1.0
+    d = apart(values, decimals, scale)
+    return [unsigned_zero(f"{float(v) * scale:.{d}f}") + ("%" if percent else "") for v in values]
 
 #: an interval whose longer side is more than this many times its shorter one is shown as
 #: ``[lo, hi]``: a Wilson interval near 0 or 1 (``1.00 ±0.79`` for 1 of 1 read as reaching 1.79)
@@ -74,8 +109,9 @@ def interval(value: Any, lo: Any, hi: Any) -> str:
     half = max(below, above)
     d = _decimals(half)
     if half > LOPSIDED * min(below, above):
-        return f"{v:,.{d}f} [{a:,.{d}f}, {b:,.{d}f}]"
-    return f"{v:,.{d}f} ±{half:,.{d}f}"
+        d = apart((a, v, b), d)
+        return f"{unsigned_zero(f'{v:,.{d}f}')} [{unsigned_zero(f'{a:,.{d}f}')}, {unsigned_zero(f'{b:,.{d}f}')}]"
+    return f"{unsigned_zero(f'{v:,.{d}f}')} ±{half:,.{d}f}"
 
 
 def p_value(value: Any) -> str:
@@ -88,6 +124,22 @@ def p_value(value: Any) -> str:
     if v != v:
         return "-"
     return "<0.0001" if v < 0.00005 else f"{v:.4f}"
+
+
+def chance(value: Any) -> str:
+    """A probability to three decimals that never rounds to a certainty it is not:
+    ``>0.999`` for 0.9996 and ``<0.001`` for 0.0004 (``1.000`` and ``0.000`` only when exact)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return number(value)
+    if v != v:
+        return "-"
+    if 0.9995 <= v < 1.0:
+        return ">0.999"
+    if 0.0 < v < 0.0005:
+        return "<0.001"
+    return f"{v:.3f}"
 
 
 def cells(frame) -> tuple[list[str], list[list[str]], list[bool]]:
@@ -134,7 +186,7 @@ def render(frame, title: str | None = None, wide: bool = False, total: int | Non
                 break
             keep.append(i)
             used += w + (GAP if len(keep) > 1 else 0)
-    lines = [title] if title else []
+    lines = wrap(title, total) if title else []
 
     def line(values: list[str]) -> str:
         parts = []

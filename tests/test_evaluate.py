@@ -364,9 +364,9 @@ def test_a_second_option_whose_interval_reaches_level_is_said_to_be_maybe_as_goo
     # reaches level, which the verdict says (it read as a contradiction of "Play")
     rows = [{"option": "7", "win": 0.648, "p_best": 0.96, "diff_to_best": 0.0, "diff_se": 0.0},
             {"option": "K", "win": 0.633, "p_best": 0.04, "diff_to_best": -0.015, "diff_se": 0.009}]
-    assert "; K is 1.5% worse (±1.8%: it may be as good)." in _verdict(rows)
+    assert "; K is 1.5 percentage points worse (±1.8: it may be as good)." in _verdict(rows)
     rows[1]["diff_se"] = 0.005  # 1.5% +- 1.0%: worse, and nothing more said
-    assert "; K is 1.5% worse (±1.0%)." in _verdict(rows)
+    assert "; K is 1.5 percentage points worse (±1.0)." in _verdict(rows)
 
 
 def test_options_that_end_alike_in_every_sample_are_named_with_the_best():

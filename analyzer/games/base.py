@@ -127,6 +127,9 @@ class GameSpec:
     lower_score_wins: bool = False
     #: what a score is, for the line that explains a score margin
     score_unit: str = "points"
+    #: what the game calls a deal played out (simulate's count of them, hands/s): "round" in
+    #: Ninety-Nine and Two-Ten-Jack, whose tables count rounds
+    hand_name: str = "hand"
     #: about how long ``make warm`` takes to compile this game on an empty cache (seconds, a
     #: 2-core machine): scripts/warm.py shares the games' warm-ups out between its processes by it
     warm_up_seconds: float = 60.0

@@ -341,7 +341,7 @@ SPEC = Hearts2Spec(
         "ismcts": StrategyInfo(4, "information-set Monte Carlo tree search: each iteration samples the hidden "
                                   "cards (voids respected), walks a tree of what this seat knows (UCB1, explore "
                                   "in hundredths), plays out with the base strategy to the game's end (or for "
-                                  "hands hands) and scores a game won 1; plays the most visited card",
+                                  "`hands` hands) and scores a game won 1; plays the most visited card",
                                {"iterations": 1000, "base": "heuristic", "explore": 70, "hands": 1000}),
     },
     lower_score_wins=True,

@@ -395,5 +395,6 @@ SPEC = NinetyNineSpec(
                                                    "rounds": 1}),
     },
     decision_kinds=["play"],
+    hand_name="round",
     warm_up_seconds=63,  # make warm on an empty cache, 2026-12-07
 )

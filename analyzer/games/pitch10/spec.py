@@ -805,7 +805,7 @@ SPEC = Pitch10Spec(
                                   "explore scaled by the table's value per point at the scores); hands=1000, the "
                                   "game's (1 won, 0 lost; a hand that leaves the game open is worth the share of "
                                   f"wins of {FUTURES} playouts of the rest of the game, shared by every "
-                                  "iteration that ends the hand with the same score changes), else after hands "
+                                  "iteration that ends the hand with the same score changes), else after `hands` "
                                   "hands 0.5 plus the score margin (20 points a hand worth 0.5); plays the most "
                                   "visited move. search=1: the play only (bids, trump, keep or give and discards "
                                   "are the base's), 2: every decision, 3: every decision, the tree within the "

@@ -541,7 +541,7 @@ SPEC = TwentyTwoSpec(
         "ismcts": StrategyInfo(st.ISMCTS, "information-set Monte Carlo tree search: each iteration samples the "
                                           "hidden cards as mc does, walks a tree of what this seat knows over mc's "
                                           "candidate moves (UCB1, explore in hundredths), plays out with the base "
-                                          "strategy for hands hands (default 1: this hand, each seat valued by its "
+                                          "strategy for `hands` hands (default 1: this hand, each seat valued by its "
                                           "share of the room left under the target; 1000: to the game's end, a win "
                                           "1) and backs up each seat's own reward; plays the most visited move",
                                {"iterations": 1000, "base": "heuristic", "explore": 70, "hands": 1}),

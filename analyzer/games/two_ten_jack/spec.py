@@ -512,10 +512,11 @@ SPEC = TwoTenJackSpec(
         "ismcts": StrategyInfo(4, "information-set Monte Carlo tree search: each iteration samples the hidden "
                                   "cards as mc does, walks a tree of what this seat knows through the round "
                                   "(UCB1, explore in hundredths), plays out with the base strategy to the game's "
-                                  "end (or for rounds rounds) and scores a game won 1; plays the most visited move",
+                                  "end (or for `rounds` rounds) and scores a game won 1; plays the most visited move",
                                {"iterations": 1000, "base": "heuristic", "explore": 70, "rounds": 1000}),
     },
     decision_kinds=["play"],
+    hand_name="round",
     trace_rows=16_384,  # a round takes about 560 rows; records.trace_game grows it when needed
     warm_up_seconds=93,  # make warm on an empty cache, 2026-12-07
 )
