@@ -126,3 +126,23 @@ def test_debug_says_a_move_that_is_not_an_integer_as_the_compiled_run_says_it(tm
         done = _run("--debug", "simulate", game, "--games", "2", "--seed", "2", "--seat", f"0={path}:{name}")
         assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
         assert done.stderr.strip().splitlines()[-1] == f"error: user strategy {path}:{name} {said}"
+
+
+def test_a_pitch_position_where_other_seats_played_evaluates_as_compiled(tmp_path, cli):
+    """Replaying another seat's plays, its hidden trumps stand as a placeholder bit (PHANTOM,
+    bit 16) that has no card: the replay listed its legal plays through a table of 16
+    columns, a read outside the table (silent compiled; an IndexError under --debug on every
+    position where another seat had played). The replay now tests the card's bit."""
+    position = tmp_path / "endgame.json"
+    position.write_text(json.dumps({
+        "seat": 0, "dealer": 3, "hand": "AS KS QS 3S 2S TS 2H 3H 4H", "bids": ["7", "pass", "pass", "pass"],
+        "trump": "S", "received": [0, 5, 5, 5], "rest_to": 0, "rest": "5H 6H 7H",
+        "played": "0:2S 1:4S 2:5S 3:6S | 3:7S 0:TS 1:8S 2:9S | 0:KS 1:LJ 2:HJ 3:JC", "out": [2, 3]}))
+    # --no-infer: the bids read into the hands would probe 20,000 deals, slow uncompiled
+    common = ["evaluate", "pitch10", "--position", str(position), "--samples", "6", "--seed", "3", "--no-infer",
+              "--json"]
+    code, out, err = cli(*common)
+    assert code == 0, err
+    debug = _run("--debug", *common)
+    assert debug.returncode == 0, debug.stderr
+    assert json.loads(debug.stdout)["options"] == json.loads(out)["options"]

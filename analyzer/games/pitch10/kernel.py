@@ -1906,6 +1906,18 @@ def replay_discards(params, ws, me, discards, out, trace, err):
 
 
 @njit(cache=True, _nrt=False)
+def may_play_in_replay(ws, seat, me, card):
+    """Whether ``seat`` may play trump ``card`` in a replay: ``me``'s legal plays
+    (``decision``); another seat's placeholders hold the card while its strength bit is set.
+    (Not ``decision`` for another seat: its ``h16`` may hold ``PHANTOM``, bit 16, which has no
+    card to list: ``CARD_AT[trump, 16]`` would read outside the table.)"""
+    if seat == me:
+        _, _, n = decision(ws, True)
+        return is_in(card, ws.legal, n)
+    return (ws.h16[seat] >> STRENGTH[ws.sc[S_TRUMP], card]) & 1 == 1
+
+
+@njit(cache=True, _nrt=False)
 def replay_plays(params, ws, me, plays, ends, out, trace, err):
     """The plays (seat, card) in order, each the legal move of the seat the rules give the
     turn to (``decision``, ``apply_move``: leaders, turns, winners, points taken), the
@@ -1932,8 +1944,7 @@ def replay_plays(params, ws, me, plays, ends, out, trace, err):
             return refuse(err, E_TRICK_OVER, trick_no, seat, 0, 0)
         if seat != sc[S_SEAT]:
             return refuse(err, E_OUT_OF_TURN, trick_no, seat, sc[S_SEAT], 0)
-        _, _, n = decision(ws, True)
-        if not is_in(card, ws.legal, n):
+        if not may_play_in_replay(ws, seat, me, card):
             return refuse(err, E_PLAY_NOT_HELD, seat, card, 0, 0)
         apply_move(params, ws, card, out, trace, False)
     if sc[S_PHASE] != PH_PLAY:
