@@ -601,12 +601,14 @@ def evaluate(
 
     ```
     analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2
-    analyzer evaluate ninety-nine --record game.jsonl --at 12 --rollout random
     analyzer evaluate ninety-nine --hand "KS 4D 7C" --total 92 --chips 3,1,2 \\
       --rollout examples/ninety_nine.py:saver
-    analyzer evaluate hearts2 --position spot.json --precision 0.005
-    analyzer evaluate hearts2 --record game.jsonl --at 5 --method solve
+    analyzer play hearts2 --seed 7 --record h.jsonl --quiet
+    analyzer evaluate hearts2 --record h.jsonl --at 5 --rollout random
+    analyzer evaluate hearts2 --record h.jsonl --at 5 --method solve
     ```
+
+    A position as a JSON file (`--position spot.json`): its keys are in docs/GAME.md.
     """
     from analyzer import api
     from analyzer.errors import AnalyzerError

@@ -209,8 +209,15 @@ class EvaluationResult(Result):
         row = t.loc[t["solved"].idxmax()]
         agree = "agrees" if row["option"] == t.iloc[0]["option"] else "differs"
         # samples, not worlds: over enumerated worlds each is solved twice (156 for 78 worlds)
+        from analyzer.terminal import texts_apart
+
+        if row["solved_lo"] == row["solved_hi"]:  # every world solved, no sampling left: no interval
+            value = f"{texts_apart((row['solved'],), 2)[0]} (exact over these worlds)"
+        else:
+            mean, lo, hi = texts_apart((row["solved"], row["solved_lo"], row["solved_hi"]), 2)
+            value = f"{mean} [{lo}, {hi}]"
         return (f" With every card open (solved in {solver['samples']:,} of these samples) {row['option']} is best: "
-                f"{row['solved']:.2f} [{row['solved_lo']:.2f}, {row['solved_hi']:.2f}]; the solver {agree}.")
+                f"{value}; the solver {agree}.")
 
     def run_facts(self) -> dict[str, Any]:
         return {"game": self.game, "position": self.position, "samples": self.samples,

@@ -138,3 +138,18 @@ def test_simulate_counts_ninety_nine_s_rounds_and_a_short_run_s_time(monkeypatch
     # 6,117 / 0.0044 s = 1,390,227 rounds a second
     assert first == "ninety-nine: 400 games, 6,117 rounds, seed 3, 0.0044 s (1,390,227 rounds/s)", first
     assert cli._seconds(0.28) == "0.28 s" and cli._seconds(12.345) == "12.35 s" and cli._seconds(1.5) == "1.50 s"
+
+
+def test_evaluate_s_solver_sentence_gives_no_interval_of_zero_width():
+    from analyzer.evaluate import EvaluationResult
+
+    rows = [{"option": "8S", "win": 0.413, "win_lo": 0.36, "win_hi": 0.469, "points": 14.0, "points_lo": 14.0,
+             "points_hi": 14.0, "p_best": 1.0, "diff_to_best": 0.0, "diff_se": 0.0, "outcome_diff": 0.0,
+             "outcome_diff_se": 0.0, "dropped": False, "solved": -3 / 13, "solved_lo": -3 / 13, "solved_hi": -3 / 13}]
+    facts = {"ranked_by": "win", "confidence": 0.95, "outcome_binary": False, "solver": {"samples": 156}}
+    result = EvaluationResult("hearts2", {}, 312, 0.1, "separated", {"options": pd.DataFrame(rows)}, facts)
+    # every world solved: -3/13 = -0.2308 exactly, "[-0.23, -0.23]" read as an interval
+    assert result.verdict().endswith("8S is best: -0.23 (exact over these worlds); the solver agrees.")
+    rows[0]["solved_lo"], rows[0]["solved_hi"] = -0.9, 0.44
+    result.tables["options"] = pd.DataFrame(rows)
+    assert result.verdict().endswith("8S is best: -0.23 [-0.90, 0.44]; the solver agrees.")
