@@ -199,7 +199,37 @@ def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> An
             text = "an error"
         else:
             text = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
+        engine = _engine_fault_under_debug(cause, labels)
+        if engine is not None:  # no frame of the user's on the stack: not the strategy's doing
+            raise StrategyError(f"the engine raised {text} ({engine}) under --debug while user strategy {names} "
+                                f"played {spec.name}: a fault of the analyzer's code, not of the strategy") from None
         raise StrategyError(f"user strategy {names} raised {text} while playing {spec.name}"[:300]) from None
+
+
+def _engine_fault_under_debug(cause: BaseException, labels: list[str]) -> str | None:
+    """Under ``--debug`` (the engine runs as Python, so an index out of range in its own code
+    raises, as the user's does), where ``cause`` was raised (``kernel.py, line 265``) when no
+    frame of its traceback is in the user's files (the strategies' folders, the analyzer's
+    package left out); else None: the user's code raised it, or called what did."""
+    import re
+    import traceback
+    from pathlib import Path
+
+    from analyzer.jit import DEBUG
+
+    frames = traceback.extract_tb(cause.__traceback__) if DEBUG else []
+    if not frames:
+        return None
+    package = Path(__file__).resolve().parent
+    folders = {Path(m).resolve().parent for label in labels for m in re.findall(r"[^\s=,]+\.py", label)}
+
+    def users(filename: str) -> bool:
+        path = Path(filename).resolve()
+        return not path.is_relative_to(package) and any(path.is_relative_to(folder) for folder in folders)
+
+    if any(users(frame.filename) for frame in frames):
+        return None
+    return f"{Path(frames[-1].filename).name}, line {frames[-1].lineno}"
 
 
 #: what compiled user code raises: numba's own faults (an index out of bounds: user code is

@@ -328,6 +328,28 @@ def test_a_compile_error_is_said_in_a_strategys_terms_with_its_line(tmp_path, so
     assert str(caught.value) == f"user strategy {path}:f {message}"
 
 
+def test_under_debug_a_fault_of_the_engines_own_code_is_not_blamed_on_the_strategy(tmp_path, monkeypatch):
+    """--debug runs the engine as Python: an index out of range in its own code (pitch10's
+    replay of a position read CARD_AT[trump, 16]) was said as 'user strategy x.py:f raised
+    IndexError'. The user's code is to blame only with a frame of its files on the stack."""
+    from analyzer import jit, terminal
+
+    monkeypatch.setattr(jit, "DEBUG", True)
+    labels = [f"mc:k=2,base={tmp_path / 'mine.py'}:f"]
+    with pytest.raises(TypeError) as engine:
+        terminal.shorten(None)  # the analyzer's code raises, called from no file of the user's
+    assert api._engine_fault_under_debug(engine.value, labels).startswith("terminal.py, line ")
+    (tmp_path / "mine.py").write_text("from analyzer import terminal\n\n\ndef f():\n    terminal.shorten(None)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import mine
+
+    with pytest.raises(TypeError) as user:
+        mine.f()  # the user's code called it: the user's fault
+    assert api._engine_fault_under_debug(user.value, labels) is None
+    monkeypatch.setattr(jit, "DEBUG", False)  # compiled: never said so
+    assert api._engine_fault_under_debug(engine.value, labels) is None
+
+
 def test_compare_with_a_syntax_error(cli, tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from numba import njit\n@njit\ndef f(view, legal, n, rng)\n    return legal[0]\n")
