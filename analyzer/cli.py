@@ -814,6 +814,7 @@ def review(
     total_seconds: Optional[float] = typer.Option(None, "--total-time", help="At most T seconds for the whole review.", metavar="T"),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Stop with an error when a round of samples of a decision (they double in size) takes longer than T seconds (a rollout strategy stuck in a loop).", metavar="T"),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the samples (as in evaluate).", metavar="N"),
+    infer: bool = typer.Option(True, "--infer/--no-infer", help="Read the other players' earlier choices (e.g. bids) into their hidden cards, where the game can (as in evaluate).", metavar=""),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads to use (default: all cores).", metavar="N"),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.", metavar=""),
     csv: Optional[str] = typer.Option(None, "--csv", help="Write the decisions table to FILE.csv.", metavar="FILE"),
@@ -846,7 +847,7 @@ def review(
     try:
         result = api.review(game, record, game_number, seat or None, rollout=parse_rollout_args(rollout),
                             samples=samples, seconds=seconds, total_seconds=total_seconds, seed=api.check_seed(seed),
-                            workers=workers, on_decision=bar.update, timeout=timeout)
+                            workers=workers, on_decision=bar.update, timeout=timeout, infer=infer)
     finally:
         bar.close()
     from analyzer.io import write_text

@@ -283,6 +283,8 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
                                           **options)
                 except StrategyTimeout as exc:  # the decision whose rollouts hung: evaluate --at N replays it
                     raise StrategyTimeout(f"decision {d.number}: {exc}") from None
+                except AnalyzerError as exc:  # which decision (Pitch's bids no deal fits: --no-infer)
+                    raise AnalyzerError(f"decision {d.number}: {exc}") from None
             rows.append(_row(d, result))
             if on_decision is not None:
                 on_decision(k + 1, len(todo))

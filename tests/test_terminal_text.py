@@ -153,3 +153,30 @@ def test_evaluate_s_solver_sentence_gives_no_interval_of_zero_width():
     rows[0]["solved_lo"], rows[0]["solved_hi"] = -0.9, 0.44
     result.tables["options"] = pd.DataFrame(rows)
     assert result.verdict().endswith("8S is best: -0.23 [-0.90, 0.44]; the solver agrees.")
+
+
+def test_review_names_the_decision_evaluate_refused_and_takes_no_infer(tmp_path, cli, monkeypatch):
+    """Pitch's review stopped at a decision whose bids no sampled deal fits, with a hint to
+    --no-infer, an option review did not have (and no word of which decision)."""
+    from analyzer import api
+    from analyzer.errors import AnalyzerError
+
+    record = tmp_path / "h.jsonl"
+    assert cli("play", "hearts2", "--seed", "7", "--record", str(record), "--quiet")[0] == 0
+    seen = []
+
+    def evaluate(game, position=None, **options):  # every decision refused, as Pitch's was
+        seen.append(options["infer"])
+        raise AnalyzerError("none of 20,000 deals consistent with the cards seen fits the bids: (--no-infer)")
+
+    monkeypatch.setattr(api, "evaluate", evaluate)
+    code, out, err = cli("review", "hearts2", "--record", str(record), "--seat", "0", "--no-infer")
+    # hearts2's first decision of seat 0 with a choice: the record's numbering (1 = first)
+    import json
+
+    events = [json.loads(line) for line in record.read_text().splitlines()]
+    decides = [e for e in events if e.get("ev") == "decide"]
+    first = next(i + 1 for i, e in enumerate(decides) if e["seat"] == 0 and len(e["legal"]) > 1)
+    assert code == 2 and err.strip() == f"error: decision {first}: none of 20,000 deals consistent with the cards " \
+                                        "seen fits the bids: (--no-infer)", err
+    assert seen == [False]
