@@ -690,9 +690,11 @@ def _print_evaluation(result, rollout: Any, record: str | None, at: int | None) 
         _say(f"  solved: {facts['solver']['value']}")
     if result.samples:
         _print_options(result.table, outcome)
-    for name, table in result.tables.items():
-        if name != "options":
-            _print_frame(table, name)
+    others = [name for name in result.tables if name != "options"]
+    for name in others:
+        _print_frame(result.tables[name], name)
+    if others:  # Pitch's bid tables: their columns (p_0 .. p_10, make, best) are not self-evident
+        _say(f"(what {' and '.join(others)} {'hold' if len(others) > 1 else 'holds'}: docs/{result.game}.md)")
     _say(result.verdict())
 
 

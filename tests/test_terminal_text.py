@@ -180,3 +180,20 @@ def test_review_names_the_decision_evaluate_refused_and_takes_no_infer(tmp_path,
     assert code == 2 and err.strip() == f"error: decision {first}: none of 20,000 deals consistent with the cards " \
                                         "seen fits the bids: (--no-infer)", err
     assert seen == [False]
+
+
+def test_evaluate_points_to_the_guide_for_its_other_tables(monkeypatch, capsys):
+    from analyzer import cli
+    from analyzer.evaluate import EvaluationResult
+
+    monkeypatch.setenv("COLUMNS", "80")
+    facts = {"description": "bid decision of seat 2", "seat": 2, "options_legal": ["pass"], "lower_is_better": False,
+             "ranked_by": "win", "method": "nothing to sample"}
+    options = pd.DataFrame([{"rank": 1, "option": "pass", "samples": 0, "score_change": float("nan"),
+                             "score_change_lo": float("nan"), "score_change_hi": float("nan")}])
+    extra = pd.DataFrame({"trump": ["C"], "bid": ["4"], "make": [0.766]})
+    result = EvaluationResult("pitch10", {"seat": 2}, 0, 0.01, "forced", {"options": options, "bid_table": extra},
+                              facts)
+    cli._print_evaluation(result, "heuristic", None, None)
+    out = capsys.readouterr().out
+    assert "(what bid_table holds: docs/pitch10.md)" in out and out.rstrip().endswith("it is the only legal move.")
