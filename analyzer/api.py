@@ -167,7 +167,7 @@ def _user_compile_guard(setup_: Setup, call: Callable[[], Any]) -> Any:
     one-line StrategyError naming the strategy and the game."""
     if not setup_.user:
         return call()
-    return user_guard(setup_.spec, [s.label for s in setup_.seats if s.user_functions], call)
+    return user_guard(setup_.spec, [s.user_label for s in setup_.seats if s.user_functions], call)
 
 
 def user_guard(spec: GameSpec, labels: list[str], call: Callable[[], Any]) -> Any:

@@ -216,7 +216,7 @@ class Tournament:
                 # a negative entry of a strat row is a user slot (a seat's id or a search's base)
                 row = np.array([v if v >= 0 else -1 - self.functions.index(local[-1 - v]) for v in row],
                                dtype=row.dtype)
-                self.user_labels.append(s.seats[0].label)
+                self.user_labels.append(s.seats[0].user_label)
             rows.append(row)
         spec = self.base.spec
         run_chunk, run_traced = (spec.user_kernels(self.functions) if self.functions

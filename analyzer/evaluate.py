@@ -301,7 +301,7 @@ def evaluate(game: str, position: dict[str, Any] | None = None, *, record: str |
     strat, functions = strategy_array(spec, chosen)
     # user rollout strategies: the game's kernel module with them in its slots (engine.SlotKernel)
     kernel = {"kernel": spec.user_kernel(functions, check_legal=True)} if functions else {}
-    user_labels = [c.label for c in chosen if c.user_functions]
+    user_labels = [c.user_label for c in chosen if c.user_functions]
     try:
         ev: Evaluation = _user_call(spec, user_labels, lambda: spec.evaluation(
             resolved, position, strat, infer=infer, keep=tuple(keep or ()), **kernel))

@@ -56,6 +56,14 @@ class SeatStrategy:
         """The user strategies this seat plays: its own, or its search's base."""
         return [f for f in (self.function, self.base) if f is not None]
 
+    @property
+    def user_label(self) -> str:
+        """The user strategy an error of this seat's user code names: its own text, or its
+        search's base with the search it serves (``x.py:f, the base of mc:k=2,base=x.py:f``)."""
+        if self.function is None and self.base is not None:
+            return f"{self.params['base']}, the base of {self.label},"
+        return self.label
+
 
 #: ``path.py:function[:key=value,...]``
 _USER = re.compile(r"^(?P<path>.+\.py):(?P<name>[A-Za-z_]\w*)(?::(?P<args>[^:]*))?$")

@@ -132,3 +132,5 @@ def test_a_search_strategys_user_base_names_the_legal_moves(game):
         api.simulate(game, games=2, seed=SEED, seats={0: f"mc:k=2,base={TELLING}"}, workers=1)
     players = registry.get(game).default_players
     assert 0 <= told(game, str(failed.value)) < players
+    # the culprit is the user's function, named as what it serves (not as if mc were the user's)
+    assert str(failed.value).startswith(f"user strategy {TELLING}, the base of mc:k=2,base={TELLING}, returned ")
