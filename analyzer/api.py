@@ -67,14 +67,23 @@ _clean = clean  # the name the modules use
 
 def _leader_line(table: pd.DataFrame, unit: str, who: Callable[[pd.Series], str]) -> str:
     """The verdict of a seats (or teams) table: its leader in win rate, its interval, and
-    the others whose intervals reach it (``unit``: "seat" or "team", its column)."""
+    the others whose intervals reach it (``unit``: "seat" or "team", its column). Leaders
+    with the same win rate are named together, as tied (not the one a sort put first)."""
     from analyzer.terminal import texts_apart
 
-    ranked = table.sort_values("win_rate", ascending=False).reset_index(drop=True)
+    ranked = table.sort_values("win_rate", ascending=False, kind="stable").reset_index(drop=True)
     top = ranked.iloc[0]
+    tied = [r for _, r in ranked.iterrows() if r["win_rate"] == top["win_rate"]]
     rate, lo, hi = texts_apart((top["win_rate"], top["win_rate_lo"], top["win_rate_hi"]), 3)
-    line = f"{unit.capitalize()} {top[unit]} ({who(top)}) won most often: {rate} of the games [{lo}, {hi}]"
-    close = [r for _, r in ranked.iloc[1:].iterrows() if r["win_rate_hi"] >= top["win_rate_lo"]]
+    if len(tied) == 1:
+        line = f"{unit.capitalize()} {top[unit]} ({who(top)}) won most often: {rate} of the games [{lo}, {hi}]"
+        its = "its interval overlaps"
+    else:
+        leaders = [f"{r[unit]} ({who(r)})" for r in tied]
+        line = (f"{unit.capitalize()}s {', '.join(leaders[:-1])} and {leaders[-1]} tied for the most wins: {rate} "
+                f"of the games each [{lo}, {hi}]")
+        its = "their intervals overlap"
+    close = [r for _, r in ranked.iloc[len(tied):].iterrows() if r["win_rate_hi"] >= top["win_rate_lo"]]
     if close:
         if len(close) == 1:
             names = f"{unit} {close[0][unit]}'s"
@@ -83,8 +92,8 @@ def _leader_line(table: pd.DataFrame, unit: str, who: Callable[[pd.Series], str]
             more = len(close) - len(named)
             names = (f"those of {unit}s {', '.join(named[:-1])} and {named[-1]}" if not more else
                      f"those of {unit}s {', '.join(named)} and {more} more")
-        line += f"; its intervals overlap {names} (compare on duplicate deals tells more)"
-    else:
+        line += f"; {its} {names} (compare on duplicate deals tells more)"
+    elif len(ranked) > len(tied):
         line += f"; clearly ahead of every other {unit}"
     return line + "."
 

@@ -405,9 +405,9 @@ def test_the_verdict_names_the_seats_whose_intervals_reach_the_leader_in_plain_w
                               "win_rate_lo": [r - 0.1 for r in rates], "win_rate_hi": [r + 0.1 for r in rates]})
         return _leader_line(table, "seat", lambda r: r["strategy"])
 
-    assert line([0.5, 0.45]).endswith("; its intervals overlap seat 1's (compare on duplicate deals tells more).")
-    assert "overlap those of seats 1 and 2 (compare" in line([0.5, 0.45, 0.44])
-    assert "overlap those of seats 1, 2, 3 and 2 more (compare" in line([0.5, 0.45, 0.44, 0.43, 0.42, 0.41])
+    assert line([0.5, 0.45]).endswith("; its interval overlaps seat 1's (compare on duplicate deals tells more).")
+    assert "overlaps those of seats 1 and 2 (compare" in line([0.5, 0.45, 0.44])
+    assert "overlaps those of seats 1, 2, 3 and 2 more (compare" in line([0.5, 0.45, 0.44, 0.43, 0.42, 0.41])
     assert line([0.9, 0.1]).endswith("; clearly ahead of every other seat.")
 
 

@@ -197,3 +197,20 @@ def test_evaluate_points_to_the_guide_for_its_other_tables(monkeypatch, capsys):
     cli._print_evaluation(result, "heuristic", None, None)
     out = capsys.readouterr().out
     assert "(what bid_table holds: docs/pitch10.md)" in out and out.rstrip().endswith("it is the only legal move.")
+
+
+def test_simulate_names_leaders_with_the_same_win_rate_as_tied():
+    # 2 games of 6 players: seats 3 and 4 won one each, "Seat 4 won most often" hid seat 3
+    from analyzer.api import _leader_line
+
+    rates = [0.0, 0.0, 0.0, 0.5, 0.5, 0.0]
+    table = pd.DataFrame({"seat": range(6), "strategy": ["heuristic"] * 5 + ["random"], "win_rate": rates,
+                          "win_rate_lo": [0.0, 0.0, 0.0, 0.095, 0.095, 0.0],
+                          "win_rate_hi": [0.658, 0.658, 0.658, 0.905, 0.905, 0.658]})
+    assert _leader_line(table, "seat", lambda r: r["strategy"]) == (
+        "Seats 3 (heuristic) and 4 (heuristic) tied for the most wins: 0.500 of the games each [0.095, 0.905]; "
+        "their intervals overlap those of seats 0, 1, 2 and 1 more (compare on duplicate deals tells more).")
+    table["win_rate_hi"] = [0.05] * 3 + [0.905, 0.905, 0.05]
+    assert _leader_line(table, "seat", lambda r: r["strategy"]).endswith("; clearly ahead of every other seat.")
+    two = table.iloc[3:5]  # every seat tied: nobody is ahead of anybody
+    assert _leader_line(two, "seat", lambda r: r["strategy"]).endswith("[0.095, 0.905].")
