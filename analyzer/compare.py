@@ -45,7 +45,7 @@ from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
 from analyzer.stats import (EXACT_VALUES, Z95, Moments, mean_interval, normal_p_value, proportion_interval,
                             sign_flip_p_value, wilson)
-from analyzer.terminal import count, texts_apart
+from analyzer.terminal import count, p_value, texts_apart
 
 FIRST_LOOK = 1000
 
@@ -148,7 +148,8 @@ class Comparison(Result):
                 lines.append(f"{x} and {y}: no deal played.")
                 continue
             p = row["p_value"]
-            sure = f"p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+            shown = p_value(p)  # as the table's p_value column shows it: "<0.0001", "0.0037"
+            sure = f"p < {shown[1:]}" if shown.startswith("<") else f"p = {shown}"
 
             def ends(value: float, lo: float, hi: float) -> str:  # one deal has no spread: no interval
                 if math.isnan(lo):

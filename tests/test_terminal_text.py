@@ -62,7 +62,7 @@ def test_compare_verdict_does_not_round_a_share_to_its_end():
     result = cmp.Comparison("hearts2", {}, 0, ["heuristic", "random"], 2_500, 1.0, False, False, 0.05,
                             {"pairs": pd.DataFrame([row])})
     assert result.verdict().startswith(
-        "heuristic is stronger than random: 0.9996 of the wins [0.9810, 1.0000], p < 0.001 (2,500 deals).")
+        "heuristic is stronger than random: 0.9996 of the wins [0.9810, 1.0000], p < 0.0001 (2,500 deals).")
     # the weaker one named first: its share is 1 minus the table's, the ends swapped
     low = {**row, "strategy": "random", "opponent": "heuristic", "win_rate": 0.25, "win_rate_lo": 0.2,
            "win_rate_hi": 0.3}
