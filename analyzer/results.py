@@ -4,7 +4,7 @@
 (compare.VariantStudy) and ``evaluate`` (evaluate.EvaluationResult) are all a
 :class:`Result`: their tables are DataFrames by name, their facts a flat dict, and
 ``to_dict()`` is what ``--json`` prints (facts, then the verdict, then every table as a list
-of records), cleaned for JSON (numpy scalars to Python, NaN to null).
+of records), cleaned for JSON (numpy scalars to Python, NaN and infinities to null).
 """
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ import numpy as np
 
 
 def clean(value: Any) -> Any:
-    """JSON-friendly: numpy scalars to Python, NaN to None (dicts and lists recursively)."""
+    """JSON-friendly: numpy scalars to Python, NaN and infinities to None (dicts and lists
+    recursively): ``json.dumps`` would write them as NaN and Infinity, which JSON has not."""
     if isinstance(value, dict):
         return {k: clean(v) for k, v in value.items()}
     if isinstance(value, list):
         return [clean(v) for v in value]
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, float) and math.isnan(value):
+    if isinstance(value, float) and not math.isfinite(value):  # NaN, and an infinity (not JSON either)
         return None
     return value
 

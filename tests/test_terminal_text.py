@@ -214,3 +214,17 @@ def test_simulate_names_leaders_with_the_same_win_rate_as_tied():
     assert _leader_line(table, "seat", lambda r: r["strategy"]).endswith("; clearly ahead of every other seat.")
     two = table.iloc[3:5]  # every seat tied: nobody is ahead of anybody
     assert _leader_line(two, "seat", lambda r: r["strategy"]).endswith("[0.095, 0.905].")
+
+
+def test_json_has_no_nan_nor_infinity():
+    import json
+
+    import numpy as np
+
+    from analyzer.results import clean
+
+    data = clean({"z": float("inf"), "low": -np.inf, "nan": np.float64("nan"), "n": np.int64(3),
+                  "rows": [{"x": np.float32(0.5)}]})
+    assert data == {"z": None, "low": None, "nan": None, "n": 3, "rows": [{"x": 0.5}]}
+    assert type(data["n"]) is int
+    json.dumps(data, allow_nan=False)  # valid JSON: raises on NaN or Infinity
