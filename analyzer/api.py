@@ -105,18 +105,21 @@ def games() -> pd.DataFrame:
     rows = []
     for name in registry.names():
         spec = registry.get(name)
-        options = []
+        options, defaults = [], {}
         for opt in spec.options:
             if opt.name == "players":
                 continue
-            default = opt.default_for(spec.default_players)
+            default = defaults[opt.name] = opt.default_for(spec.default_players)
             text = str(default).lower() if isinstance(default, bool) else str(default)
             if callable(opt.default):
                 text += " (depends on players)"
             options.append(f"{opt.name}={text}")
         players = (f"{spec.min_players}" if spec.min_players == spec.max_players
                    else f"{spec.min_players}-{spec.max_players} (default {spec.default_players})")
-        rows.append({"game": name, "title": spec.title, "players": players, "options": ", ".join(options)})
+        # the text for the terminal, and the same as numbers for --json
+        rows.append({"game": name, "title": spec.title, "players": players, "options": ", ".join(options),
+                     "min_players": spec.min_players, "max_players": spec.max_players,
+                     "default_players": spec.default_players, "defaults": defaults})
     return pd.DataFrame(rows)
 
 

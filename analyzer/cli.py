@@ -238,10 +238,13 @@ def strategies(game: str = typer.Argument(..., help="Game name, e.g. ninety-nine
     from analyzer import api
 
     frame = api.strategies(game)
-    if as_json:
-        typer.echo(json.dumps(frame.to_dict(orient="records"), indent=2))
-        return
     from analyzer import games as registry
+
+    if as_json:  # the parameters' defaults as values too (k: 32, not only the text "k=32")
+        params = {name: dict(info.params) for name, info in registry.get(game).strategies.items()}
+        typer.echo(json.dumps([{**row, "defaults": params[row["strategy"]]} for row in frame.to_dict(orient="records")],
+                              indent=2))
+        return
 
     game = registry.get(game).name  # as the docs name it ("Pitch10" is pitch10)
     typer.echo(f"Strategies for {game}:")

@@ -228,3 +228,16 @@ def test_json_has_no_nan_nor_infinity():
     assert data == {"z": None, "low": None, "nan": None, "n": 3, "rows": [{"x": 0.5}]}
     assert type(data["n"]) is int
     json.dumps(data, allow_nan=False)  # valid JSON: raises on NaN or Infinity
+
+
+def test_games_and_strategies_json_give_numbers_as_numbers(cli):
+    import json
+
+    code, out, _ = cli("games", "--json")
+    rows = {r["game"]: r for r in json.loads(out)}
+    nn = rows["ninety-nine"]  # docs/rules.md: 2 to 10 players, 3 by default; 5 chips, one deck for 3
+    assert (nn["min_players"], nn["max_players"], nn["default_players"]) == (2, 10, 3)
+    assert nn["defaults"] == {"decks": 1, "chips": 5, "out_at_zero_chips": False}
+    assert rows["hearts2"]["defaults"] == {"target": 100} and rows["pitch10"]["min_players"] == 4
+    code, out, _ = cli("strategies", "hearts2", "--json")
+    assert {r["strategy"]: r["defaults"] for r in json.loads(out)}["mc"] == {"k": 32, "base": "heuristic"}
