@@ -12,7 +12,11 @@ one entry point and tier, and the later steps reuse what the earlier ones typed:
    (the search tier of ``evaluate_chunk``).
 
     python scripts/warm.py                  # every game, two at a time
-    python scripts/warm.py --jobs 1 hearts2
+    python scripts/warm.py --jobs 1 hearts2 # only hearts2
+    ANALYZER_CACHE_DIR=/tmp/cache python scripts/warm.py   # into another cache folder
+
+It prints one line per game (``warm GAME: ok in N s``) and exits with status 0 when every
+game warmed, 1 when one failed (its process's last output is shown), 2 on a bad argument.
 
 A game whose kernels are already cached takes a second or two. The games are shared out
 between ``--jobs`` lanes (each plays its games one after the other) so that the longest
@@ -35,6 +39,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_cli  # noqa: E402
 
 
 def warm_game(game: str) -> None:
@@ -104,16 +111,12 @@ def _greedy_lanes(names: list[str], seconds: dict[str, float], jobs: int) -> lis
 def main() -> int:
     from analyzer import games as registry
 
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("games", nargs="*", help="games to warm (default: every game)")
-    parser.add_argument("--jobs", type=int, default=2, help="games compiled at a time")
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("games", nargs="*", type=script_cli.game, help="games to warm (default: every game)")
+    parser.add_argument("--jobs", type=script_cli.positive, default=2, help="games compiled at a time (default 2)")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a worker: warm here
     args = parser.parse_args()
-    names = args.games or registry.names()
-    unknown = [game for game in names if game not in registry.names()]
-    if unknown:
-        print(f"error: unknown game {unknown[0]!r} (games: {', '.join(registry.names())})", file=sys.stderr)
-        return 2
+    names = list(dict.fromkeys(args.games)) or registry.names()
     if args.one:
         for game in names:
             warm_game(game)
@@ -123,7 +126,8 @@ def main() -> int:
     def run(game: str) -> int:
         started = time.perf_counter()
         done = subprocess.run([sys.executable, __file__, "--one", game], capture_output=True, text=True)
-        status = "ok" if done.returncode == 0 else "FAILED"
+        code = done.returncode
+        status = "ok" if code == 0 else f"FAILED ({f'killed by signal {-code}' if code < 0 else f'exit status {code}'})"
         print(f"warm {game}: {status} in {time.perf_counter() - started:.0f} s", flush=True)
         if done.returncode:
             print(done.stderr[-3000:], file=sys.stderr)
@@ -131,8 +135,9 @@ def main() -> int:
 
     with ThreadPoolExecutor(len(lanes)) as pool:
         codes = [code for lane in pool.map(lambda games: [run(game) for game in games], lanes) for code in lane]
-    return max(codes)
+    # any failure fails the whole (a process killed by a signal has a negative status)
+    return 1 if any(codes) else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script_cli.run(main)

@@ -40,3 +40,42 @@ def test_every_game_is_warmed_once_whatever_the_lanes():
 def test_every_game_has_a_warm_up_time_of_a_plausible_size():
     for name in registry.names():
         assert 10 <= warm.warm_up_seconds(name) <= 300, name
+
+
+def _main_with(monkeypatch, argv, returncodes):
+    """warm.main() on ``argv`` with each game's process replaced by one that exits with
+    ``returncodes[game]`` (no compiling): its exit status and the games started."""
+    import subprocess
+    import sys
+
+    started = []
+
+    def fake_run(command, **kwargs):
+        game = command[-1]
+        started.append(game)
+        return subprocess.CompletedProcess(command, returncodes[game], "", "boom\n")
+
+    monkeypatch.setattr(warm.subprocess, "run", fake_run)
+    monkeypatch.setattr(sys, "argv", ["warm.py", *argv])
+    return warm.main(), sorted(started)
+
+
+def test_a_game_that_fails_or_is_killed_fails_the_warm_up(monkeypatch, capsys):
+    assert _main_with(monkeypatch, ["hearts2", "pitch10"], {"hearts2": 0, "pitch10": 0}) == (0, ["hearts2", "pitch10"])
+    # killed by a signal (SIGKILL: the machine out of memory) is a negative status, not a success
+    assert _main_with(monkeypatch, ["hearts2", "pitch10"], {"hearts2": 0, "pitch10": -9})[0] == 1
+    assert _main_with(monkeypatch, ["hearts2", "pitch10"], {"hearts2": 3, "pitch10": 0})[0] == 1
+    out = capsys.readouterr().out
+    assert "warm pitch10: FAILED (killed by signal 9)" in out and "warm hearts2: FAILED (exit status 3)" in out
+    # a game named twice is warmed once
+    assert _main_with(monkeypatch, ["hearts2", "hearts2"], {"hearts2": 0})[1] == ["hearts2"]
+
+
+def test_a_bad_argument_is_one_line_and_nothing_starts(monkeypatch, capsys):
+    import pytest
+
+    for argv in (["nosuch"], ["--jobs", "0"], ["--jobs", "x"], ["--nosuch"]):
+        with pytest.raises(SystemExit) as exit_:
+            _main_with(monkeypatch, argv, {})
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and err.startswith("error: ") and err.count("\n") == 1, (argv, err)
