@@ -23,7 +23,12 @@ How it is made, deterministically from ``--seed``:
    state reached in a vanishing share of games) and the first MET_DIST are kept.
 
 Run ``python scripts/pitch10_met.py`` (defaults: the committed table) to rebuild the module;
-``--check`` rebuilds it in memory and fails if it differs from the committed one. Why ``mc:k=16``
+``--check`` rebuilds it in memory and fails if it differs from the committed one. Either
+takes minutes (the games are ``mc``'s); ``--out`` writes the table elsewhere (the module is
+written whole or not at all: a new table recompiles Pitch's kernels).
+
+    python scripts/pitch10_met.py --check                 # exit status 0: reproduced, 1: differs
+    python scripts/pitch10_met.py --seats heuristic --games 10000 --out /tmp/met.py Why ``mc:k=16``
 and not the heuristic (``--seats heuristic --games 10000``): the heuristic never bids the moon
 and bids 5 or 6 in 90% of its hands, so its table holds a lead safer than it is against
 stronger players (at 20 to 0: 0.84 for the leader, 0.73 with ``mc:k=16``'s hands); in
@@ -33,13 +38,15 @@ of the wins over 800 deals against 0.454; docs/pitch10.md).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from analyzer.games.pitch10.codes import ALL_POINTS, MOON  # (codes.py compiles nothing)
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+import script_cli  # noqa: E402
+
+from analyzer.games.pitch10.codes import ALL_POINTS, MOON  # noqa: E402  (codes.py compiles nothing)
 
 #: distances (points still needed) the table keeps, and the larger range the chain is solved on
 MET_DIST = 100
@@ -175,24 +182,34 @@ def build(seed: int, games: int, seats: list[str]) -> tuple[str, np.ndarray, np.
     return render(met, seed, games, int(counts.sum()), seats), met, counts
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--games", type=int, default=3000, help="recorded games whose hands are counted")
-    parser.add_argument("--seats", default="mc:k=16", help="the strategy of every seat")
+def main() -> int:
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("--seed", type=script_cli.at_least_zero, default=2026, help="default 2026")
+    parser.add_argument("--games", type=script_cli.positive, default=3000,
+                        help="recorded games whose hands are counted (default 3000)")
+    parser.add_argument("--seats", default="mc:k=16", help="the strategy of every seat (default mc:k=16)")
     parser.add_argument("--check", action="store_true", help="fail if the committed table differs")
-    parser.add_argument("--out", default=str(OUT), help="the module to write")
+    parser.add_argument("--out", default=str(OUT), help="the module to write (default: the committed one)")
     args = parser.parse_args()
+    out = Path(args.out)
+    if args.check and not out.is_file():
+        script_cli.fail(f"--out {out}: no such file to check")
+    if not args.check and not out.parent.is_dir():
+        script_cli.fail(f"--out {out}: no folder {out.parent}")
     seats = [args.seats] * 4  # one strategy at every seat: the chain treats the teams alike
+    from analyzer.strategies import parse_strategy
+    from analyzer import games as registry
+
+    parse_strategy(registry.get("pitch10"), args.seats)  # a bad --seats refused before the games
     text, met, counts = build(args.seed, args.games, seats)
     if args.check:
-        same = Path(args.out).read_text() == text
+        same = out.read_text() == text
         print("the committed table is reproduced" if same else "the committed table differs")
-        sys.exit(0 if same else 1)
-    Path(args.out).write_text(text)
+        return 0 if same else 1
+    script_cli.write_atomic(out, text)
     print(f"{counts.sum():,} hands; team 0's chance at the start (52, 52): team 0 deals "
           f"{met[0, 51, 51]:.4f}, team 1 deals {met[1, 51, 51]:.4f}; written {args.out}")
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)
