@@ -298,7 +298,7 @@ def test_a_strategy_file_edited_while_the_job_runs_saves_nothing_more(tmp_path, 
     merged with the chunks before, in one run's results (and found by later runs of the old text)."""
     strategy = tmp_path / "mine.py"
     strategy.write_text((Path(__file__).parent.parent / "examples" / "my_strategy.py").read_text())
-    job = write_job(tmp_path, TINY + f"seats = {{ 0 = '{strategy}:reckless' }}\n")
+    job = write_job(tmp_path, TINY + f"seats = {{ 0 = '{strategy}:cautious' }}\n")
     played = batch.play_chunk
 
     def play_then_edit(run, start, count, *args):

@@ -73,7 +73,7 @@ def nn_round_robin():
 def test_compare_round_robin_of_user_and_builtin(nn_round_robin):
     r = nn_round_robin
     assert r.games == 1500 and len(r.tables["pairs"]) == 6 and len(r.tables["ranking"]) == 4
-    # user vs built-in, user vs user: told apart (cautious, lowest total first, loses to random play)
+    # user vs built-in, user vs user: told apart (cautious keeps its escapes: it beats random play)
     assert pair(r, CAUTIOUS, UNIFORM_ALWAYS)["p_value"] < 0.01
     assert 0 < pair(r, CAUTIOUS, "heuristic")["win_rate"] < 1
     # the same deterministic strategy on both sides of every arrangement: exactly half the wins
