@@ -4,15 +4,22 @@ games per second, cold and warm compile time, and the wall time of the CLI for 1
 
     python scripts/bench.py                      # all games, prints a Markdown table
     python scripts/bench.py --game ninety-nine   # one game
-    python scripts/bench.py --update-readme      # also rewrite the table in README.md
+    python scripts/bench.py --update-readme      # also rewrite the tables in README.md
     python scripts/bench.py --memory             # peak memory of 10k vs 10M games (slow)
     python scripts/bench.py --no-search          # without the solver and search tables
     python scripts/bench.py --no-scaling         # without compare's and batch's two-core table
 
 The solver and search-strategy tables come from scripts/bench_search.py (also runnable alone).
+It prints a line per game and strategy as it goes, then the tables (Markdown, those of
+README.md's "Benchmarks"). The quickest run, ``--game hearts2 --no-search --no-eval --no-mc
+--no-scaling``, took 2.3 minutes on a busy 2-core machine (the first table, the ``mc:k=32``
+rates, the C yardstick and the user-strategy price are always measured, the cold start in a
+fresh cache); a full run measures every game and table, many times that. ``--update-readme`` replaces what lies between README.md's ``<!-- bench:start -->``
+and ``<!-- bench:end -->`` (nothing else), so it needs every game and every table: it is
+refused with ``--game`` or a ``--no-...`` option, before anything is measured.
 
 Timings are wall-clock on whatever else the machine is doing: run it on a quiet machine.
-Nothing here is asserted in tests (DEVELOPERS.md: performance is measured, not asserted).
+Nothing here is asserted in tests (performance is measured, not asserted).
 """
 
 from __future__ import annotations
@@ -30,7 +37,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))  # bench_c
+sys.path.insert(0, str(ROOT / "scripts"))  # bench_c, script_cli
+
+import script_cli  # noqa: E402
 
 from analyzer import api  # noqa: E402
 from analyzer import games as registry  # noqa: E402
@@ -218,6 +227,8 @@ def scaling_table(rows: list[tuple[str, dict[str, float]]]) -> str:
 
 
 def table(rows: list[dict]) -> str:
+    """The first table of README.md's benchmark block, with the line above it (a row's ``cli``
+    is NaN where the CLI was not timed: shown as ``-``)."""
     head = ("| game | players | strategies | hands/s 1 core | hands/s all cores | speed-up | games/s "
             "(all cores) | cold start s | warm start s | CLI 1M hands s |\n"
             "|---|---|---|---|---|---|---|---|---|---|\n")
@@ -228,27 +239,55 @@ def table(rows: list[dict]) -> str:
     cpu = platform.processor() or platform.machine()
     return (f"Measured {dt.date.today().isoformat()} on {available_cores()} cores ({cpu}), "
             f"Python {platform.python_version()}; cold/warm start = a new process importing, "
-            "compiling (or loading from cache) and playing 10 games.\n\n" + head + body)
+            "compiling (or loading from cache) and playing 10 games.\n\n" + head + body.replace("| nan |", "| - |"))
 
 
-def update_readme(text: str) -> None:
-    readme = ROOT / "README.md"
-    content = readme.read_text()
-    new = re.sub(r"(<!-- bench:start -->\n).*?(<!-- bench:end -->)", lambda m: m.group(1) + text + m.group(2),
-                 content, flags=re.S)
-    readme.write_text(new)
+#: README.md's benchmark block: what --update-readme replaces (the markers stay)
+BLOCK = re.compile(r"(<!-- bench:start -->\n).*?(<!-- bench:end -->)", re.S)
+
+
+def check_readme(readme: Path = ROOT / "README.md") -> None:
+    """Refuse (AnalyzerError) a README without exactly one benchmark block."""
+    found = len(BLOCK.findall(readme.read_text(encoding="utf-8")))
+    if found != 1:
+        raise script_cli.AnalyzerError(f"{readme} has {found} benchmark blocks (<!-- bench:start --> ... "
+                                       "<!-- bench:end -->), not one: nothing to update")
+
+
+def update_readme(text: str, readme: Path = ROOT / "README.md") -> None:
+    """Replace what lies between the README's benchmark markers by ``text``, nothing else; the
+    file written whole or not at all."""
+    check_readme(readme)
+    content = readme.read_text(encoding="utf-8")
+    script_cli.write_atomic(readme, BLOCK.sub(lambda m: m.group(1) + text + m.group(2), content))
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("--game", action="append", type=script_cli.game, help="only this game (repeatable)")
+    parser.add_argument("--update-readme", action="store_true",
+                        help="also write the tables into README.md's benchmark block (every game and table)")
+    parser.add_argument("--memory", action="store_true",
+                        help="also the peak RSS of 10k vs 10M games of ninety-nine (slow)")
+    parser.add_argument("--no-search", action="store_true", help="skip the solver and search-strategy tables")
+    parser.add_argument("--no-eval", action="store_true", help="skip evaluation against its yardstick")
+    parser.add_argument("--no-mc", action="store_true",
+                        help="skip mc against its yardstick (bench_mc.py; the mc:k=32 rates stay)")
+    parser.add_argument("--no-scaling", action="store_true", help="skip compare's and batch's two-core table")
+    args = parser.parse_args(argv)
+    if args.update_readme:
+        partial = [flag for flag, on in (("--game", args.game), ("--no-search", args.no_search),
+                                         ("--no-eval", args.no_eval), ("--no-mc", args.no_mc),
+                                         ("--no-scaling", args.no_scaling)) if on]
+        if partial:
+            parser.error(f"--update-readme replaces every table of README.md's benchmark block: not with "
+                         f"{' or '.join(partial)}")
+        check_readme()
+    return args
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", action="append", help="only this game (repeatable)")
-    parser.add_argument("--update-readme", action="store_true")
-    parser.add_argument("--memory", action="store_true", help="peak RSS of 10k vs 10M games of ninety-nine")
-    parser.add_argument("--no-search", action="store_true", help="skip the solver and search-strategy tables")
-    parser.add_argument("--no-eval", action="store_true", help="skip evaluation against its yardstick")
-    parser.add_argument("--no-mc", action="store_true", help="skip mc against its yardstick")
-    parser.add_argument("--no-scaling", action="store_true", help="skip compare's and batch's two-core table")
-    args = parser.parse_args()
+    args = parse_args()
     rows = []
     cores = available_cores()
     for game in args.game or registry.names():
@@ -263,7 +302,7 @@ def main() -> None:
             rows.append(row)
             print(f"{game:14s} {strategy:10s} 1 core {one:12,.0f} hands/s   {cores} cores {every:12,.0f} "
                   f"({every / one:.2f}x)   cold {cold:.1f}s warm {warm:.2f}s", flush=True)
-    text = table(rows).replace("| nan |", "| - |")
+    text = table(rows)
     mc_rows = [(game, mc_rate(game)) for game in (args.game or registry.names())]
     text += ("\n| game | hands/s with one `mc:k=32` seat, 1 core |\n|---|---|\n"
              + "".join(f"| {g} | {r:,.0f} |\n" for g, r in mc_rows))
@@ -298,4 +337,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

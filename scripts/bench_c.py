@@ -19,7 +19,6 @@ shared machine CPU time counts only what the game loop ran, for both sides alike
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import math
 import os
@@ -34,6 +33,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_cli  # noqa: E402
 
 from analyzer import api  # noqa: E402
 
@@ -245,14 +247,14 @@ def check_text(game: str, report: list[dict], games: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = script_cli.Parser(__doc__)
     parser.add_argument("--game", action="append", choices=list(GAMES), help="only this game (repeatable)")
-    parser.add_argument("--players", type=int, help="player count (ninety-nine and twenty-two)")
+    parser.add_argument("--players", type=script_cli.positive, help="player count (ninety-nine and twenty-two)")
     parser.add_argument("--seconds", type=float, default=2.0, help="about how long the bigger run takes")
     parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU time")
     parser.add_argument("--no-portable", action="store_true", help="skip the -DNO_PDEP build")
     parser.add_argument("--check", action="store_true", help="compare column means of C and analyzer")
-    parser.add_argument("--games", type=int, default=100_000, help="games per side in --check")
+    parser.add_argument("--games", type=script_cli.positive, default=100_000, help="games per side in --check")
     args = parser.parse_args()
     chosen = args.game or list(GAMES)
     if args.check:
@@ -280,4 +282,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

@@ -21,7 +21,6 @@ in bench_search.py (decisions per second).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
@@ -30,6 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_cli  # noqa: E402
 
 from analyzer import api  # noqa: E402
 from analyzer import games as registry  # noqa: E402
@@ -148,13 +150,13 @@ def table(rows: list[EvalSpeed]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", action="append", help="only this game (repeatable)")
-    parser.add_argument("--samples", type=int, default=20_000, help="evaluate's sample budget")
-    parser.add_argument("--games", type=int, default=20_000, help="simulate's games (the yardstick)")
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("--game", action="append", type=script_cli.game, help="only this game (repeatable)")
+    parser.add_argument("--samples", type=script_cli.positive, default=20_000, help="evaluate's sample budget")
+    parser.add_argument("--games", type=script_cli.positive, default=20_000, help="simulate's games (the yardstick)")
     args = parser.parse_args()
     print(table([measure(g, args.samples, args.games) for g in args.game or registry.names()]))
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

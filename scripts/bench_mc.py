@@ -22,7 +22,6 @@ this process, one worker; nothing here is asserted in tests.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from dataclasses import dataclass
@@ -32,6 +31,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_cli  # noqa: E402
 
 import analyzer.jit  # noqa: E402,F401  (numba's set-up before any kernel)
 from analyzer import api  # noqa: E402
@@ -130,13 +132,13 @@ def table(rows: list[MCSpeed]) -> str:
 def main() -> None:
     from analyzer.runner import set_workers
 
-    set_workers(1)
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", action="append", help="only this game (repeatable)")
-    parser.add_argument("--games", type=int, default=20, help="games with the mc seat (default 20)")
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("--game", action="append", type=script_cli.game, help="only this game (repeatable)")
+    parser.add_argument("--games", type=script_cli.positive, default=20, help="games with the mc seat (default 20)")
     args = parser.parse_args()
+    set_workers(1)
     print(table([measure(g, args.games) for g in args.game or registry.names()]))
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

@@ -18,7 +18,6 @@ the machine is doing; nothing here is asserted in tests.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from pathlib import Path
@@ -28,6 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_cli  # noqa: E402
 
 from analyzer import api  # noqa: E402
 from analyzer import games as registry  # noqa: E402
@@ -87,13 +88,13 @@ def report(games: list[str], deals: int, per_run: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", action="append", help="only this game (repeatable)")
-    parser.add_argument("--deals", type=int, default=1000, help="deals per solver")
-    parser.add_argument("--games", type=int, default=10, help="games per search strategy")
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("--game", action="append", type=script_cli.game, help="only this game (repeatable)")
+    parser.add_argument("--deals", type=script_cli.positive, default=1000, help="deals per solver")
+    parser.add_argument("--games", type=script_cli.positive, default=10, help="games per search strategy")
     args = parser.parse_args()
     print(report(args.game or registry.names(), args.deals, args.games))
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

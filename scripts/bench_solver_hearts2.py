@@ -12,10 +12,14 @@ the cache) is not timed.
 
 from __future__ import annotations
 
-import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+import script_cli  # noqa: E402
 
 from analyzer.games.hearts2 import solver
 from analyzer.games.hearts2.rules import DECK_CODES, first_lead
@@ -62,8 +66,8 @@ def measure(deals: int = 1000, seed: int = 1, bits: int = solver.DEFAULT_TT_BITS
 
 def main() -> None:
     """Parse the options, solve the deals, print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1000)
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("--deals", type=script_cli.positive, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bits", type=int, default=solver.DEFAULT_TT_BITS)
     args = parser.parse_args()
@@ -74,4 +78,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

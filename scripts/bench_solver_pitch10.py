@@ -15,10 +15,14 @@ loading the cache) is not timed.
 
 from __future__ import annotations
 
-import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+import script_cli  # noqa: E402
 
 from analyzer import api
 from analyzer.games.pitch10 import solver
@@ -74,8 +78,8 @@ def measure(games: int = 80, seed: int = 1, seats: str = "heuristic", bits: int 
 
 def main() -> None:
     """Parse the options, solve the rounds, print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40)
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("--games", type=script_cli.positive, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", default="heuristic", help="the strategy of every seat")
     parser.add_argument("--bits", type=int, default=solver.DEFAULT_TT_BITS)
@@ -87,4 +91,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

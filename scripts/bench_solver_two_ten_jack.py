@@ -13,10 +13,14 @@ The table is cleared between deals (a cold solve each time).
 
 from __future__ import annotations
 
-import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
+import script_cli  # noqa: E402
 
 from analyzer.games.two_ten_jack import rules as R
 from analyzer.games.two_ten_jack import solver as S
@@ -89,17 +93,19 @@ def measure(deals: int = 1000, stock_left: int = 0, seed: int = 1, bits: int = 2
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=200)
+    ap = script_cli.Parser(__doc__)
+    ap.add_argument("--deals", type=script_cli.positive, default=200)
     ap.add_argument("--stock", type=int, default=0, help="cards left in the stock when solving (even, 0..40)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bits", type=int, default=20, help="log2 of the transposition table's entries")
     ap.add_argument("--cap", type=int, default=0, help="node cap per position (0: none); capped deals are counted")
     args = ap.parse_args()
+    if args.stock not in range(0, 41, 2):
+        ap.error(f"--stock must be even, from 0 to 40, not {args.stock}")
     m = measure(args.deals, args.stock, args.seed, args.bits, args.cap)
     print(f"{m.what}, {m.capped} of {args.deals} capped")
     print(m.summary())
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

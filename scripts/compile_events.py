@@ -18,7 +18,6 @@ asserted in tests.
 
 from __future__ import annotations
 
-import argparse
 import collections
 import os
 import sys
@@ -28,6 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_cli  # noqa: E402
 
 
 def split_arguments(text: str) -> list[str]:
@@ -107,9 +109,9 @@ def differing(events) -> dict[str, list[tuple[int, str, str]]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game")
-    parser.add_argument("--top", type=int, default=15, help="functions listed by their own compile time")
+    parser = script_cli.Parser(__doc__)
+    parser.add_argument("game", type=script_cli.game, help="the game to warm into an empty cache")
+    parser.add_argument("--top", type=script_cli.positive, default=15, help="functions listed by their own compile time")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "scripts"))
     with tempfile.TemporaryDirectory() as cache:
@@ -128,4 +130,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script_cli.run(main)

@@ -49,6 +49,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_cli  # noqa: E402
 
 GAMES = ["hearts2", "ninety-nine", "two-ten-jack", "twenty-two", "pitch10"]
 STRATEGIES = ["random", "heuristic"]
@@ -236,14 +239,14 @@ def profile(game: str, games: int, top: int, strategies: list[str], lines: int =
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = script_cli.Parser(__doc__)
     parser.add_argument("--game", action="append", choices=GAMES, help="a game (repeatable; default all)")
-    parser.add_argument("--games", type=int, default=1_000_000, help="games per strategy (default 1,000,000)")
-    parser.add_argument("--top", type=int, default=8, help="functions shown per run (default 8)")
+    parser.add_argument("--games", type=script_cli.positive, default=1_000_000, help="games per strategy (default 1,000,000)")
+    parser.add_argument("--top", type=script_cli.positive, default=8, help="functions shown per run (default 8)")
     parser.add_argument("--strategy", action="append",
                         help="every seat plays this (repeatable; default random and heuristic; a user "
                              "strategy as path.py:function)")
-    parser.add_argument("--lines", type=int, default=0,
+    parser.add_argument("--lines", type=script_cli.at_least_zero, default=0,
                         help="also the N busiest source lines (compiled with numba's debug info, which "
                              "gives each machine instruction its line)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -253,10 +256,10 @@ def main() -> None:
         child(args.child, args.games, strategies)
         return
     if shutil.which("perf") is None:
-        sys.exit("error: this script needs Linux perf (e.g. apt install linux-perf)")
+        script_cli.fail("this script needs Linux perf (e.g. apt install linux-perf)", 1)
     for game in args.game or GAMES:
         print(profile(game, args.games, args.top, strategies, args.lines), flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    script_cli.run(main)

@@ -16,6 +16,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import script_cli  # noqa: E402
 
 
 def problems(root: Path = ROOT) -> list[str]:
@@ -33,6 +36,7 @@ def problems(root: Path = ROOT) -> list[str]:
 
 
 def main() -> int:
+    script_cli.Parser(__doc__).parse_args()
     found = problems()
     for line in found:
         print(line, file=sys.stderr)
@@ -40,4 +44,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script_cli.run(main)

@@ -48,14 +48,15 @@ class Parser(argparse.ArgumentParser):
 
 
 def game(text: str) -> str:
-    """A registered game's name (an argparse type): an unknown one is refused before any work."""
+    """A registered game's name (an argparse type): an unknown one is refused before any work.
+    Nothing of the game is imported (numba neither: a script may set numba's environment after
+    parsing its arguments, as compile_events.py does)."""
     from analyzer import games as registry
 
-    try:
-        registry.get(text)
-    except AnalyzerError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text.strip().lower()
+    name = text.strip().lower()
+    if name not in registry.names():
+        raise argparse.ArgumentTypeError(f"unknown game {text!r} (games: {', '.join(registry.names())})")
+    return name
 
 
 def positive(text: str) -> int:
