@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test install warm bench clean
 JOBS ?= 2
+# bash, so that a failing command in a pipe (demo's `play ... | tail`) fails the target
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 
 # uv installs the same versions as pip, in half the time (a fresh clone's `make test`); where
 # uv cannot be had, pip does it. --compile-bytecode, as pip does: without the .pyc files,
@@ -45,5 +48,7 @@ test: warm
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
 
+# the virtual environment and build files, and demo's record; numba's cache of compiled
+# kernels (~/.cache/analyzer, or ANALYZER_CACHE_DIR) stays: `analyzer cache --clear` empties it
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info demo-game.jsonl
