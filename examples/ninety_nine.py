@@ -22,7 +22,6 @@ from numba import njit
 from analyzer.games.ninety_nine.view import (
     HAND,
     HAND_LEN,
-    LIMIT,
     MOVE_FOUR,
     MOVE_KING,
     MOVE_NINE,
@@ -40,26 +39,24 @@ from analyzer.games.ninety_nine.view import (
 #: an ordinary card may take the total up to here; above it the next player is squeezed,
 #: but so are we when play comes back
 SAFE_TOTAL = 88
+#: the escapes, the dearest first: K (the total becomes 99), T+10, T-10, 4 (+0, reverses),
+#: 9 (+0); among escapes it plays the cheapest, the one latest here
+ESCAPES_DEAREST_FIRST = (MOVE_KING, MOVE_TEN_UP, MOVE_TEN_DOWN, MOVE_FOUR, MOVE_NINE)
 
 
 @njit
-def _is_escape_rank(rank):
+def is_escape_rank(rank):
     """K, 4, 9 and T: cards that can be played on any total."""
     return rank == RANK_KING or rank == RANK_FOUR or rank == RANK_NINE or rank == RANK_TEN
 
 
 @njit
-def _escape_preference(move):
-    """Among escapes, the cheapest first: 9 (+0), 4 (+0, reverses), T-10, T+10, K (99)."""
-    if move == MOVE_NINE:
-        return 5
-    if move == MOVE_FOUR:
-        return 4
-    if move == MOVE_TEN_DOWN:
-        return 3
-    if move == MOVE_TEN_UP:
-        return 2
-    return 1
+def cheapness(move):
+    """An escape's place in ESCAPES_DEAREST_FIRST: the higher, the cheaper."""
+    for place in range(len(ESCAPES_DEAREST_FIRST)):
+        if ESCAPES_DEAREST_FIRST[place] == move:
+            return place
+    return -1
 
 
 @njit
@@ -69,26 +66,20 @@ def saver(view, legal, n, rng):
     escapes left, play K while holding another escape (the next player faces 99), else the
     cheapest escape."""
     total = view[TOTAL]
-    best, best_score = legal[0], -1_000_000
-    for i in range(n):
-        move = legal[i]
-        if _is_escape_rank(MOVE_RANK[move]):
-            continue
-        landing = total_after(total, move)
-        score = 1000 + landing if landing <= SAFE_TOTAL else LIMIT - landing
-        if score > best_score:
-            best, best_score = move, score
-    if best_score > -1_000_000:
-        return best
     escapes = 0
     for i in range(HAND_LEN):
-        if _is_escape_rank(view[HAND + i]):
+        if is_escape_rank(view[HAND + i]):
             escapes += 1
+    best, best_key = legal[0], (-1, 0)
     for i in range(n):
         move = legal[i]
-        score = _escape_preference(move)
-        if move == MOVE_KING and escapes >= 2:
-            score = 10
-        if score > best_score:
-            best, best_score = move, score
+        landing = total_after(total, move)
+        if not is_escape_rank(MOVE_RANK[move]):
+            key = (3, landing) if landing <= SAFE_TOTAL else (2, -landing)
+        elif move == MOVE_KING and escapes >= 2:
+            key = (1, 0)  # K with another escape in hand: above every other escape
+        else:
+            key = (0, cheapness(move))
+        if key > best_key:
+            best, best_key = move, key
     return best

@@ -68,3 +68,10 @@ def test_the_worked_example_with_no_margin_beats_heuristic(cli):
     row = _pair(cli, f"{CAUTIOUS}:margin=0", "heuristic", deals=1000, seed=4)
     assert row["win_rate_lo"] > 0.5 and row["p_value"] < 1e-4, row
     assert _pair(cli, CAUTIOUS, "heuristic", deals=1000, seed=4)["win_rate_hi"] < 0.5
+
+
+def test_saver_is_the_heuristic_itself(cli):
+    # docs/ninety-nine.md: saver plays the built-in heuristic's moves; on duplicate deals every
+    # game of the pair is the same game, so each deal's difference is 0 (a standard error of 0)
+    row = _pair(cli, SAVER, "heuristic", deals=2000, seed=6)
+    assert row["win_rate"] == 0.5 and row["difference_se"] == 0 and row["score_margin"] == 0, row
