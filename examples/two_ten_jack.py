@@ -35,6 +35,8 @@ from analyzer.games.two_ten_jack.view import (
 TRUMP_COST, ACE_COST = 8, 30
 #: leading a card worth points (the opponent may take it) costs more than any plain lead
 POINTS_LEAD_COST = 30
+#: what a point won (or given away) in the trick weighs against what spending a card costs
+POINT_WORTH = 16
 
 
 @njit
@@ -67,7 +69,7 @@ def best_follow(legal, n, led):
         card = legal[i]
         points = points_of(led) + points_of(card)
         value = points if wins_trick(led, card) else -points
-        score = 16 * value - spend_cost(card)
+        score = POINT_WORTH * value - spend_cost(card)
         if score > best_score:
             best, best_score = card, score
     return best
