@@ -43,8 +43,8 @@ from analyzer.errors import AnalyzerError, StrategyError
 from analyzer.fold import fold_pair_rows
 from analyzer.runner import Arm, run_arms
 from analyzer.results import Result
-from analyzer.stats import (EXACT_VALUES, Z95, Moments, mean_interval, normal_p_value, proportion_interval,
-                            sign_flip_p_value, wilson)
+from analyzer.stats import (EXACT_VALUES, Moments, normal_p_value, proportion_interval, sign_flip_p_value,
+                            wilson)
 from analyzer.terminal import count, p_value, texts_apart
 
 FIRST_LOOK = 1000
@@ -390,7 +390,7 @@ def _ranking_from_pairs(i: int, pairs: list[PairStats]) -> tuple[float, float, f
             ses.append(pair.share.se())
             deals.append(pair.share.n)
     mean, se = float(np.mean(shares)), float(np.mean(ses))
-    lo, hi = proportion_interval(mean, se * se, min(deals))
+    lo, hi = proportion_interval(mean, se * se, min(deals), df=min(deals) - 1)
     return mean, lo, hi
 
 

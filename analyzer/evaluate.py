@@ -52,7 +52,7 @@ import pandas as pd
 
 from analyzer.errors import AnalyzerError
 from analyzer.results import Result
-from analyzer.stats import Z95, OptionStats, normal_quantile, prob_best, proportion_interval
+from analyzer.stats import Z95, OptionStats, normal_quantile, prob_best, proportion_interval, t95
 
 FIRST_ROUND = 256
 SOLVE_SAMPLES = 1000  # worlds the solver values, at most (a solve costs about a millisecond; a rollout microseconds)
@@ -561,9 +561,13 @@ def _interval(stats: OptionStats, i: int, col: int, proportion: bool, exact: boo
     m, v = stats.mean_var(i, col)
     if exact and stats.worlds and v == 0.0:
         return m, m
+    n = stats.samples(i)
+    # the variance's degrees of freedom: the samples less one, or less one per listed world
+    # (each world's spread is measured on its own plays)
+    df = n - (len(stats.pi) if stats.worlds else 1)
     if proportion:
-        return proportion_interval(m, v, stats.samples(i))
-    half = Z95 * math.sqrt(v) if v == v and v != math.inf else math.nan
+        return proportion_interval(m, v, n, df=df)
+    half = t95(df) * math.sqrt(v) if v == v and v != math.inf else math.nan
     return m - half, m + half
 
 

@@ -54,7 +54,7 @@ import pandas as pd
 from analyzer import report_plots as plots
 from analyzer.errors import AnalyzerError
 from analyzer.runner import run_arms
-from analyzer.stats import Z95, clusters_at_most, flags_interval, proportion_interval, sample_mean_interval
+from analyzer.stats import clusters_at_most, flags_interval, proportion_interval, sample_mean_interval, t95
 from analyzer.supervise import note_folder
 
 FIGURES, TABLES = "figures", "tables"
@@ -147,10 +147,11 @@ def clustered_interval(sums: np.ndarray, counts: np.ndarray, kind: str, low: flo
     var = _cluster_variance(sums, counts, mean)
     if not math.isfinite(var):
         return (mean, math.nan, math.nan)
+    df = len(sums) - 1  # the variance comes from the clusters: Student's t (stats.t95)
     if kind == "prop":
-        lo, hi = proportion_interval(mean, var, clusters_at_most(n, float((counts * counts).sum())))
+        lo, hi = proportion_interval(mean, var, clusters_at_most(n, float((counts * counts).sum())), df=df)
         return (mean, lo, hi)
-    half = Z95 * math.sqrt(var)
+    half = t95(df) * math.sqrt(var)
     return (mean, max(low, mean - half), min(high, mean + half))
 
 
@@ -165,7 +166,7 @@ def clustered_difference(a_sums, a_counts, b_sums, b_counts) -> tuple[float, flo
         return (math.nan, math.nan, math.nan)
     ma, mb = a_s.sum() / na, b_s.sum() / nb
     u = (a_s - ma * a_n) / na - (b_s - mb * b_n) / nb
-    half = Z95 * math.sqrt(k / (k - 1) * float((u * u).sum()))
+    half = t95(k - 1) * math.sqrt(k / (k - 1) * float((u * u).sum()))
     d = float(ma - mb)
     return (d, d - half, d + half)
 

@@ -708,15 +708,17 @@ def test_unknown_game_and_bad_seed(tmp_path):
 # ---- the statistics helpers and the record readers, checked independently -----------------
 
 def test_interval_helpers():
+    from scipy import stats as sps  # Student's t: the variance of n values or clusters has n - 1 df
+
     m, lo, hi = report.mean_ci([1.0, 2.0, 3.0, 4.0])
-    half = 1.959963984540054 * math.sqrt(np.var([1, 2, 3, 4], ddof=1) / 4)
+    half = sps.t.ppf(0.975, 3) * math.sqrt(np.var([1, 2, 3, 4], ddof=1) / 4)
     assert m == 2.5 and lo == pytest.approx(2.5 - half) and hi == pytest.approx(2.5 + half)
     p, lo, hi = report.prop_ci([True, False, False, True, True])
     assert p == pytest.approx(0.6) and 0 < lo < 0.6 < hi < 1
     # clusters of one observation: the cluster-robust interval is the ordinary one
     x = np.array([1.0, 4.0, 2.0, 8.0, 5.0])
     m, lo, hi = report.clustered_interval(x, np.ones(5), "mean")
-    half = 1.959963984540054 * math.sqrt(np.var(x, ddof=1) / 5)
+    half = sps.t.ppf(0.975, 4) * math.sqrt(np.var(x, ddof=1) / 5)
     assert m == pytest.approx(4.0) and hi - m == pytest.approx(half)
     # clipped to the range the data take, and shares always inside [0, 1]
     assert report.clustered_interval(np.array([0.0, 0.0, 1.0]), np.ones(3), "mean", 0.0, 1.0)[1] == 0.0
@@ -740,7 +742,7 @@ def test_interval_helpers():
     # a clustered difference by hand: a - b per cluster, by the linearised variance
     d, lo, hi = report.clustered_difference([2, 4, 6], [1, 1, 1], [1, 1, 1], [1, 1, 1])
     diffs = np.array([1.0, 3.0, 5.0])
-    assert d == pytest.approx(3.0) and hi - d == pytest.approx(1.959963984540054 * math.sqrt(diffs.var(ddof=1) / 3))
+    assert d == pytest.approx(3.0) and hi - d == pytest.approx(sps.t.ppf(0.975, 2) * math.sqrt(diffs.var(ddof=1) / 3))
     table = report.grouped(pd.DataFrame({"g": [1, 1, 2], "x": [1.0, 3.0, 5.0]}), "g", {"x": ("x", "mean")})
     assert list(table["n"]) == [2, 1] and list(table["x"]) == [2.0, 5.0]
     # a p-value in a report's table is never "0.000"
@@ -851,6 +853,8 @@ def test_hearts2_moon_rate_is_one_clustered_wilson_interval(tmp_path_factory, tm
     api.simulate("hearts2", games=report.QUICK.simulate, seed=SEED, seats=["heuristic", "random"], workers=1,
                  out=str(tmp_path / "rows.csv"))
     rows = pd.read_csv(tmp_path / "rows.csv")
+    from scipy import stats as sps
+
     z = 1.959963984540054
     for seat in (0, 1):
         x, m = rows[f"moons_{seat}"].to_numpy(float), rows["hands"].to_numpy(float)
@@ -858,6 +862,7 @@ def test_hearts2_moon_rate_is_one_clustered_wilson_interval(tmp_path_factory, tm
         p = x.sum() / m.sum()
         var = ((x - p * m) ** 2).sum() / (k - 1) / k / m.mean() ** 2  # delta method, games as clusters
         n = p * (1 - p) / var  # effective number of hands
+        n *= (z / sps.t.ppf(0.975, k - 1)) ** 2  # the variance of k games: k - 1 df (Korn and Graubard)
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
         got = moon.loc[("heuristic vs random", seat), ["moon_rate", "moon_rate_lo", "moon_rate_hi"]]
@@ -886,16 +891,18 @@ def test_a_superlative_needs_its_difference_to_every_other_row_to_exclude_0():
 
     # the paired differences themselves, against the per-deal (per-hand) differences by hand:
     # each deal holds one K and one 4, each hand is scored for both bids on its own rollouts
-    z = 1.959963984540054
+    # (Student's t: the variance of n deals or hands has n - 1 degrees of freedom)
+    from scipy import stats as sps
+
     k_diff, four_diff = [-1, 0, -1, 0, 1, -1, 0, 0], [0, 0, -1, 1, 0, 0, -1, 0]
     frame = pd.DataFrame({"deal": list(range(8)) * 2, "card": ["K"] * 8 + ["4"] * 8, "over_diff": k_diff + four_diff})
     d = np.array(k_diff, dtype=float) - np.array(four_diff)
-    half = z * d.std(ddof=1) / math.sqrt(len(d))
+    half = sps.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / math.sqrt(len(d))
     assert nn.card_difference(frame, "K", "4") == pytest.approx((d.mean(), d.mean() - half, d.mean() + half))
     scores = {"score_4": [2, -4, 2, 2, 2, 2, -4, 2, 2], "score_5": [5, -5, -5, 5, 5, -5, 5, -5, 5]}
     bids = pd.DataFrame({"hand": [0, 0, 0, 1, 1, 1, 2, 2, 2], "order": [4] * 9, **scores})
     per_hand = (np.array(scores["score_5"]) - np.array(scores["score_4"])).reshape(3, 3).mean(axis=1)
-    half = z * per_hand.std(ddof=1) / math.sqrt(3)
+    half = sps.t.ppf(0.975, 2) * per_hand.std(ddof=1) / math.sqrt(3)
     want = (per_hand.mean(), per_hand.mean() - half, per_hand.mean() + half)
     assert pitch.bid_difference(bids, "order", 4, "5", "4") == pytest.approx(want)
     assert pitch.bid_difference(bids.assign(order=5), "order", 4, "5", "4")[0] != pytest.approx(want[0])

@@ -8,6 +8,7 @@ import math
 import random
 
 import numpy as np
+import pytest
 
 from analyzer.stats import ratio_interval, ratio_share_interval, sign_flip_p_value
 
@@ -93,7 +94,35 @@ def test_one_value_has_no_interval_not_one_of_zero_width():
 
     mean, lo, hi = mean_interval(20.0, 400.0, 1)
     assert mean == 20.0 and math.isnan(lo) and math.isnan(hi)
-    assert mean_interval(3.0, 5.0, 2) == (1.5, 1.5 - 1.959963984540054 * 0.5, 1.5 + 1.959963984540054 * 0.5)
+    # two values (1 and 2): Student's t with 1 degree of freedom, 12.706 standard errors
+    t1 = 12.706204736174704  # a t table's t(0.975, 1) = tan(0.475 pi)
+    assert math.isclose(t1, math.tan(0.475 * math.pi), rel_tol=1e-12)
+    assert mean_interval(3.0, 5.0, 2) == pytest.approx((1.5, 1.5 - t1 * 0.5, 1.5 + t1 * 0.5), rel=1e-12)
+
+
+def test_intervals_from_few_groups_use_students_t():
+    """From 3 games a normal-quantile interval covers about 65% (a simulation of the audit);
+    every interval whose variance comes from n groups uses t with n - 1 degrees of freedom
+    (``t95``), Z95 in the limit, and a proportion's Wilson interval the effective size shrunk
+    by (z / t)^2 (Korn and Graubard)."""
+    from scipy import stats as scipy_stats
+
+    from analyzer.stats import Moments, Z95, mean_interval, proportion_interval, t95
+
+    for df in (1, 2, 5, 29, 1000):
+        assert t95(df) == pytest.approx(scipy_stats.t.ppf(0.975, df), rel=1e-12)
+    assert t95(float("inf")) == Z95 and math.isnan(t95(0))
+    x = np.array([1.0, 4.0, 2.0, 7.0])
+    mean, lo, hi = mean_interval(float(x.sum()), float((x * x).sum()), 4)
+    assert hi - mean == pytest.approx(scipy_stats.t.ppf(0.975, 3) * x.std(ddof=1) / 2, rel=1e-12)
+    # a share of wins over 5 deals, Wilson at the effective size times (z / t(4))^2
+    shares = np.array([0.25, 0.5, 1.0, 0.75, 0.5])
+    m = Moments()
+    m.add(shares)
+    p, var = shares.mean(), shares.var(ddof=1) / 5
+    n_eff = p * (1 - p) / var * (Z95 / scipy_stats.t.ppf(0.975, 4)) ** 2
+    assert m.proportion()[1:] == pytest.approx(_wilson_by_hand(p * n_eff, n_eff), rel=1e-12)
+    assert proportion_interval(p, var, 5) == pytest.approx(_wilson_by_hand(p * p * (1 - p) / var, p * (1 - p) / var))
 
 
 def _wilson_by_hand(k: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:

@@ -331,9 +331,10 @@ def bid_tables(points: "np.ndarray", rules: dict[str, Any], own_score: int) -> d
 
     import numpy as np
 
-    from analyzer.stats import Z95
+    from analyzer.stats import t95
 
     n = points.shape[0]
+    t_half = t95(n - 1)  # nan for one sample
     target = rules["target"]
     dist_rows, rows = [], []
     for t, suit in enumerate(SUITS):
@@ -343,7 +344,7 @@ def bid_tables(points: "np.ndarray", rules: dict[str, Any], own_score: int) -> d
         for k in range(11):
             row[f"p_{k}"] = counts[k] / n
         mean = float(col.mean())
-        half = Z95 * float(col.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+        half = t_half * float(col.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
         row["mean_points"], row["mean_points_lo"], row["mean_points_hi"] = mean, mean - half, mean + half
         dist_rows.append(row)
         for b in BID_LEVELS:
@@ -357,7 +358,7 @@ def bid_tables(points: "np.ndarray", rules: dict[str, Any], own_score: int) -> d
             m = int(made.sum())
             lo, hi = wilson(m, n)
             g = float(gain.mean())
-            gh = Z95 * float(gain.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+            gh = t_half * float(gain.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
             rows.append({"trump": suit, "bid": _level_name(b), "make": m / n, "make_lo": lo, "make_hi": hi,
                          "score_change": g, "score_change_lo": g - gh, "score_change_hi": g + gh})
     table = pd.DataFrame(rows)
