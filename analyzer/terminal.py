@@ -114,27 +114,31 @@ def interval(value: Any, lo: Any, hi: Any) -> str:
     return f"{unsigned_zero(f'{v:,.{d}f}')} ±{half:,.{d}f}"
 
 
-def p_value(value: Any) -> str:
-    """A p-value to four decimals; one below 0.0001 as ``<0.0001`` (never ``0.0000``: no
-    test gives exactly 0)."""
+def _parsed(value: Any) -> float | str:
+    """``value`` as a float, or the text to print where it is not a number: its own text
+    (``number``), or ``-`` for nan."""
     try:
         v = float(value)
     except (TypeError, ValueError):
         return number(value)
-    if v != v:
-        return "-"
+    return "-" if v != v else v
+
+
+def p_value(value: Any) -> str:
+    """A p-value to four decimals; one below 0.0001 as ``<0.0001`` (never ``0.0000``: no
+    test gives exactly 0)."""
+    v = _parsed(value)
+    if isinstance(v, str):
+        return v
     return "<0.0001" if v < 0.00005 else f"{v:.4f}"
 
 
 def chance(value: Any) -> str:
     """A probability to three decimals that never rounds to a certainty it is not:
     ``>0.999`` for 0.9996 and ``<0.001`` for 0.0004 (``1.000`` and ``0.000`` only when exact)."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return number(value)
-    if v != v:
-        return "-"
+    v = _parsed(value)
+    if isinstance(v, str):
+        return v
     if 0.9995 <= v < 1.0:
         return ">0.999"
     if 0.0 < v < 0.0005:

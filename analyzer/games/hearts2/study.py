@@ -84,14 +84,19 @@ def points_precision(frame: pd.DataFrame) -> float:
     return rp.half_width(rp.paired_row(frame["points_with"], frame["points_without"], "mean"))
 
 
+def _verdict(row: dict[str, Any], column: str, below: str, above: str) -> str:
+    """What a difference of points says (fewer is better): ``below`` where its interval lies
+    under 0, ``above`` where over 0, else no clear effect."""
+    if row[column + "_hi"] < 0:
+        return below
+    if row[column + "_lo"] > 0:
+        return above
+    return "no clear effect either way"
+
+
 def qs_finding(row: dict[str, Any]) -> str | None:
     """The headline sentence from the paired points row (its sign says which way it goes)."""
-    if row["difference_hi"] < 0:
-        verdict = "holding it helps you"
-    elif row["difference_lo"] > 0:
-        verdict = "holding it costs you"
-    else:
-        verdict = "no clear effect either way"
+    verdict = _verdict(row, "difference", "holding it helps you", "holding it costs you")
     return rp.finding_text("Holding QS changes your points this hand by {value} against the same deal with QS "
                            f"exchanged for a random non-heart you do not hold (fewer is better: {verdict}; heuristic "
                            "play, {n} deals).", row, "difference", fmt="{:+.2f}")
@@ -132,12 +137,7 @@ def _qs_section(r, spec, rules: dict[str, Any]) -> None:
 def lead_finding(row: dict[str, Any]) -> str | None:
     """The first-lead sentence from the first leader's margin row, its verdict only where the
     interval leaves out no difference (fewer points is better)."""
-    if row["lead_margin_hi"] < 0:
-        verdict = "leading first helps"
-    elif row["lead_margin_lo"] > 0:
-        verdict = "leading first costs points"
-    else:
-        verdict = "no clear effect either way"
+    verdict = _verdict(row, "lead_margin", "leading first helps", "leading first costs points")
     return rp.finding_text("Per hand, the first leader scores {value} points relative to the follower (fewer is "
                            f"better: {verdict}; {{n}} hands of {{clusters}}).", row, "lead_margin", fmt="{:+.2f}")
 
