@@ -5,6 +5,12 @@ class AnalyzerError(ValueError):
     """Bad input: unknown game/strategy/option, bad cards, impossible position, ..."""
 
 
+class InferenceMisfit(AnalyzerError):
+    """No hidden deal that fits what the seat saw also fits the other players' earlier
+    choices as the rollout strategies would make them (Pitch's bids): the position can be
+    evaluated without that inference (``--no-infer``); ``review`` does so on its own."""
+
+
 class StrategyError(RuntimeError):
     """A strategy failed to load, compile, or returned an illegal move."""
 

@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from analyzer.errors import AnalyzerError, StrategyTimeout
+from analyzer.errors import AnalyzerError, InferenceMisfit, StrategyTimeout
 from analyzer.results import Result
 from analyzer.stats import Z95
 
@@ -228,6 +228,30 @@ def batch_tables(parts: list[pd.DataFrame]) -> dict[str, pd.DataFrame]:
     return {"decisions": decisions_, "games": games, "seats": pd.DataFrame(seats)}
 
 
+#: a decision whose record the inference cannot explain (Pitch: no sampled deal fits the bids
+#: under the rollout strategies' bidding), evaluated without it
+MISFIT_NOTE = "without inference: no sampled deal fits the bids"
+
+
+def _evaluate_decision(api, game: str, record: str, game_index: int, d, budget: float | None,
+                       options: dict[str, Any]) -> tuple[Any, bool]:
+    """``evaluate --at N`` of decision ``d``, and whether it had to go without inference: a
+    game played by seats that choose unlike the rollout strategies (Pitch's bids of mc or
+    random players) can have decisions no inferred deal fits; they are evaluated without
+    inference (a review stopped at the first of them). Errors name the decision."""
+    try:
+        try:
+            return api.evaluate(game, record=record, game_index=game_index, at=d.number, seconds=budget,
+                                **options), False
+        except InferenceMisfit:
+            return api.evaluate(game, record=record, game_index=game_index, at=d.number, seconds=budget,
+                                **{**options, "infer": False}), True
+    except StrategyTimeout as exc:  # the decision whose rollouts hung: evaluate --at N replays it
+        raise StrategyTimeout(f"decision {d.number}: {exc}") from None
+    except AnalyzerError as exc:  # which decision
+        raise AnalyzerError(f"decision {d.number}: {exc}") from None
+
+
 def review(game: str, record: str, game_index: int = 0, seats: list[int] | None = None, *,
            rollout: Any = "heuristic", samples: int = 2000, seconds: float | None = None,
            total_seconds: float | None = None, seed: int = 0, workers: int | None = None,
@@ -276,16 +300,13 @@ def review(game: str, record: str, game_index: int = 0, seats: list[int] | None 
                     break
                 share = max(left / (len(todo) - k), 0.01)
                 budget = share if budget is None else min(budget, share)
-            result = None
+            result, misfit = None, False
             if len(d.legal) > 1:
-                try:
-                    result = api.evaluate(game, record=record, game_index=game_index, at=d.number, seconds=budget,
-                                          **options)
-                except StrategyTimeout as exc:  # the decision whose rollouts hung: evaluate --at N replays it
-                    raise StrategyTimeout(f"decision {d.number}: {exc}") from None
-                except AnalyzerError as exc:  # which decision (Pitch's bids no deal fits: --no-infer)
-                    raise AnalyzerError(f"decision {d.number}: {exc}") from None
-            rows.append(_row(d, result))
+                result, misfit = _evaluate_decision(api, game, record, game_index, d, budget, options)
+            row = _row(d, result)
+            if misfit:  # the players' choices do not fit the rollouts' (mc or random bidders): said
+                row["note"] = "; ".join(filter(None, [row["note"], MISFIT_NOTE]))
+            rows.append(row)
             if on_decision is not None:
                 on_decision(k + 1, len(todo))
     except KeyboardInterrupt:

@@ -205,3 +205,21 @@ def test_a_record_cut_short_is_reviewed_as_far_as_it_goes_and_the_output_says_so
     assert code == 0, err
     said = "The record ends before the game does (no game_end event): its decisions were reviewed as far as it goes."
     assert said in " ".join(out.split())
+
+
+def test_a_decision_no_inferred_deal_fits_is_reviewed_without_inference(tmp_path):
+    """A Pitch game of mc and pimc seats (bidding unlike the heuristic rollouts): its first bid
+    decisions have no sampled deal that fits the bids under the rollouts' bidding. The review
+    stopped there ('none of 20,000 deals ... fits the bids'); such a decision is now
+    evaluated without inference and its note says so, the others with it."""
+    from analyzer.review import MISFIT_NOTE
+
+    from analyzer.review import review
+
+    record = tmp_path / "p.jsonl"
+    (events,) = api.play("pitch10", seed=6, index=3, rules={"made_bid_scores_taken": True},
+                         seats=["mc:k=2", "mc:k=2,base=random", "pimc:k=2", "pimc:k=1,base=random"])
+    record.write_text("".join(json.dumps(e) + "\n" for e in events))
+    result = review("pitch10", str(record), seats=[1], samples=8, workers=1, total_seconds=2)
+    notes = list(result.tables["decisions"]["note"])
+    assert any(MISFIT_NOTE in n for n in notes) and any(MISFIT_NOTE not in n for n in notes)

@@ -9,7 +9,7 @@ import pandas as pd
 import numpy as np
 
 from analyzer.cards import token, tokens
-from analyzer.errors import AnalyzerError
+from analyzer.errors import AnalyzerError, InferenceMisfit
 from analyzer.evaluate import as_int as _int
 from analyzer.games.base import GameSpec, RuleOption, StrategyInfo, dealt_hands_text, decision_index, game_end_event
 from analyzer.stats import Accumulator, wilson
@@ -210,7 +210,7 @@ class Pitch10Spec(GameSpec):
             probe = 20_000
             fits = int(kernel.count_fits(np.uint64(12345), ws, pos.seat, strat, probe))
             if fits == 0:
-                raise AnalyzerError(f"none of {probe:,} deals consistent with the cards seen fits the bids under "
+                raise InferenceMisfit(f"none of {probe:,} deals consistent with the cards seen fits the bids under "
                                     "the rollout strategies' bidding rules: evaluate without inference (--no-infer)")
             extra["bid_fit_rate"] = fits / probe
 
