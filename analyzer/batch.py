@@ -111,12 +111,11 @@ class Run:
     def _files_read(self) -> dict[Path, str]:
         """The files the run reads as it plays (its records, its user strategies' files and
         their local modules, as loaded when its key was taken), each with its SHA-256 now."""
-        from analyzer.strategies import _LOCAL, _USER
+        from analyzer.strategies import user_files
 
         paths = [Path(p) for p, _ in self.targets]
         for u in self.user_strategies():
-            own = Path(_USER.match(u)["path"])
-            paths += [own, *_LOCAL.get(str(own.resolve()), [])]
+            paths += user_files(u)
         digests = {}
         for path in dict.fromkeys(paths):
             try:
@@ -746,8 +745,6 @@ def _folder(path: Path) -> Path:
     return path
 
 
-#: io.atomic_path's temporary file of ``NAME``: ``.NAME.`` + tempfile's 8 random characters + ``.part``
-_PART = r"\.{name}\.[a-z0-9_]{{8}}\.part"
 
 
 def _remove_stale_parts(runs: list[Run], out: Path) -> None:
@@ -756,11 +753,11 @@ def _remove_stale_parts(runs: list[Run], out: Path) -> None:
     summary. Called holding the folder's lock, so no live batch is writing them; only names of
     the pattern batch writes are touched (a watched run's are removed by its watcher:
     analyzer.supervise)."""
-    import re
+    from analyzer.io import part_pattern
 
-    chunk = re.compile(_PART.format(name=r"(\d{12}\.pkl|run\.json)"))
-    table = re.compile(_PART.format(name=r"\w+\.parquet"))
-    summary = re.compile(_PART.format(name=r"summary\.(csv|json)"))
+    chunk = part_pattern(r"(\d{12}\.pkl|run\.json)")
+    table = part_pattern(r"\w+\.parquet")
+    summary = part_pattern(r"summary\.(csv|json)")
     places = [(out, summary), *((out / run.name, table) for run in runs)]
     with contextlib.suppress(OSError):
         places += [(folder, chunk) for folder in (out / ".chunks").iterdir() if folder.is_dir()]

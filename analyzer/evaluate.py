@@ -552,7 +552,7 @@ def _half_widths(stats: OptionStats, i: int, ev: Evaluation, exact: bool) -> lis
 
 
 def _interval(stats: OptionStats, i: int, col: int, proportion: bool, exact: bool) -> tuple[float, float]:
-    """95% interval of option i's column: Wilson for proportions, normal otherwise. ``exact``:
+    """95% interval of option i's column: Wilson for proportions, Student's t otherwise. ``exact``:
     the samples are the listed worlds and a play of a world can end only one way
     (_Plan.exact); an estimate without variance (each world played at least twice, every
     play of each ended alike) is then exact: its own interval, also at 0 or 1, where Wilson

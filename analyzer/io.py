@@ -58,12 +58,21 @@ def check_writable(path: str | Path, suffixes: tuple[str, ...] | None = None) ->
     return target
 
 
+def part_pattern(name: str) -> re.Pattern[str]:
+    """The names of ``atomic_path``'s temporary files of a file named by the regular
+    expression ``name``: ``.NAME.`` + tempfile's 8 random characters + ``.part`` (what a
+    write killed mid-way leaves; batch removes its own)."""
+    import re
+
+    return re.compile(r"\." + name + r"\.[a-z0-9_]{8}\.part")
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path; on success it replaces ``path``, on failure it is removed."""
     target = check_writable(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)  # part_pattern
     except OSError as exc:
         raise AnalyzerError(f"cannot write {target}: {exc.strerror}") from None
     os.close(fd)

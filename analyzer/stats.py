@@ -40,17 +40,23 @@ def t95(df: float) -> float:
     return float(stdtrit(df, 0.975))
 
 
-def mean_interval(total: float, total_sq: float, n: float, z: float | None = None) -> tuple[float, float, float]:
+def _variance_of_mean(total: float, total_sq: float, n: float) -> float:
+    """The variance of the mean of ``n`` (two or more) values from their sum and sum of squares
+    (the sample variance, n - 1 in its denominator, over n)."""
+    mean = total / n
+    return max(total_sq / n - mean * mean, 0.0) / (n - 1)
+
+
+def mean_interval(total: float, total_sq: float, n: float) -> tuple[float, float, float]:
     """Mean and 95% interval from a sum and a sum of squares of ``n`` independent values:
-    Student's t with n - 1 degrees of freedom (``t95``; ``z``: a given quantile instead);
-    one value gives no spread, so no interval (nan ends), not one of zero width."""
+    Student's t with n - 1 degrees of freedom (``t95``); one value gives no spread, so no
+    interval (nan ends), not one of zero width."""
     if n <= 0:
         return (math.nan, math.nan, math.nan)
     mean = total / n
     if n < 2:
         return (mean, math.nan, math.nan)
-    var = max(total_sq / n - mean * mean, 0.0) * (n / (n - 1))
-    half = (t95(n - 1) if z is None else z) * math.sqrt(var / n)
+    half = t95(n - 1) * math.sqrt(_variance_of_mean(total, total_sq, n))
     return (mean, mean - half, mean + half)
 
 
@@ -203,10 +209,7 @@ class Moments:
 
     def se(self) -> float:
         """The standard error of the mean (nan below two values)."""
-        if self.n < 2:
-            return float("nan")
-        mean = self.s / self.n
-        return math.sqrt(max(self.sq / self.n - mean * mean, 0.0) / (self.n - 1))
+        return math.sqrt(_variance_of_mean(self.s, self.sq, self.n)) if self.n > 1 else float("nan")
 
     def proportion(self) -> tuple[float, float, float]:
         """The mean of values in [0, 1] (a share of wins) with a Wilson interval at its

@@ -159,11 +159,19 @@ def user_sources(text: str) -> dict[str, str]:
     travels to a Dask worker, and what a batch checkpoint key hashes."""
     parts = _USER.match(text.strip())
     load_user_function(f"{parts['path']}:{parts['name']}", module=True)
-    root = Path(parts["path"]).resolve().parent
-    files = {parts["path"]: Path(parts["path"]).read_text(encoding="utf-8")}
-    for dep in _LOCAL.get(str(Path(parts["path"]).resolve()), []):
+    own, *deps = user_files(text)
+    root = own.resolve().parent
+    files = {parts["path"]: own.read_text(encoding="utf-8")}
+    for dep in deps:
         files[dep.relative_to(root).as_posix()] = dep.read_text(encoding="utf-8")
     return files
+
+
+def user_files(text: str) -> list[Path]:
+    """The files of a user strategy ``file.py:name[:args]``: its own (the path given, first)
+    and the local modules it imported when it was loaded in this process (none before)."""
+    own = Path(user_path(text))
+    return [own, *_LOCAL.get(str(own.resolve()), [])]
 
 
 def user_sources_hash(text: str) -> str:
